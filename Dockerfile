@@ -1,0 +1,11 @@
+# One image for every process (api, worker, exchange-sim); the compose file picks the command.
+FROM node:22-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# npm install, not npm ci: the lock file lists only the optional native binaries of the platform it was made on.
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+USER node
+CMD ["node", "dist/apps/api/src/main.js"]

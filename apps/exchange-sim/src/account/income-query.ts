@@ -1,0 +1,48 @@
+import { invalidParam, type RequestParams } from '../http/request-params.js';
+import { checkRange, DAY_MS, type TimeRange } from '../http/time-range.js';
+
+/** incomeType values of the spec (operation 3). */
+export const INCOME_TYPES: readonly string[] = [
+  'deposit', 'withdraw', 'transfer_in', 'transfer_out', 'margin_move_in', 'margin_move_out',
+  'position_open_long', 'position_open_short', 'position_close_long', 'position_close_short', 'position_funding',
+  'order_fill_fee_income', 'order_liquidate_fee_income', 'start_liquidate', 'finish_liquidate',
+  'order_fix_margin_amount', 'tracking_follow_pay', 'tracking_system_pre_receive', 'tracking_follow_back',
+  'tracking_trader_income', 'tracking_third_party_share',
+];
+
+const DEFAULT_SPAN_DAYS = 30;
+const MAX_SPAN_DAYS = 100;
+
+export interface IncomeQuery {
+  asset?: string;
+  symbol?: string;
+  incomeType?: string;
+  range: TimeRange;
+  limit: number;
+}
+
+/**
+ * The income body (spec operation 3): limit 1-100, default 20. Time rules: only endTime → start 30 days before it;
+ * only startTime → end now; both → at most 100 days apart. Neither → the last 30 days, i.e. rule 1 with end now [G].
+ */
+export function parseIncomeQuery(params: RequestParams, now: number): IncomeQuery {
+  const incomeType = params.string('incomeType');
+  if (incomeType !== undefined && !INCOME_TYPES.includes(incomeType)) {
+    throw invalidParam('incomeType', `must be one of ${INCOME_TYPES.join(', ')}`);
+  }
+  const start = params.time('startTime');
+  const end = params.time('endTime');
+  const range =
+    start !== undefined && end !== undefined
+      ? checkRange({ start, end }, MAX_SPAN_DAYS)
+      : start !== undefined
+        ? { start, end: now }
+        : { start: (end ?? now) - DEFAULT_SPAN_DAYS * DAY_MS, end: end ?? now };
+  return {
+    asset: params.string('asset'),
+    symbol: params.v3Symbol(),
+    incomeType,
+    range,
+    limit: params.int('limit', { min: 1, max: 100, fallback: 20 }),
+  };
+}

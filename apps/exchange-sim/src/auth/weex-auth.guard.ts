@@ -1,0 +1,24 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AI_LOG_ALLOWLIST_KEY, type SimRequest } from './auth.decorators.js';
+import { WeexAuthService } from './weex-auth.service.js';
+
+/** Authenticates a signed WEEX request and attaches the result for `@Verified()`; failures throw a SimError. */
+@Injectable()
+export class WeexAuthGuard implements CanActivate {
+  constructor(
+    private readonly auth: WeexAuthService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<SimRequest>();
+    const targets = [context.getHandler(), context.getClass()];
+    const aiLog = this.reflector.getAllAndOverride<boolean>(AI_LOG_ALLOWLIST_KEY, targets);
+    req.simVerified = this.auth.verify(
+      { method: req.method, url: req.url, headers: req.headers, rawBody: typeof req.body === 'string' ? req.body : '' },
+      { aiLog: aiLog === true },
+    );
+    return true;
+  }
+}

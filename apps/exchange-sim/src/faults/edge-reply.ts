@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyJson } from '#libs/common';
+import { FAILURE_CODES, SimFailure } from '../errors.js';
+import { answeredCode, apiVersionOf, errorBody } from '../http/envelope.js';
+import { JSON_CONTENT_TYPE } from '../http/json-response.interceptor.js';
+import type { Clock } from '../sim-clock.js';
+import type { SimState } from '../state/sim-state.js';
+
+/** Cloudflare-style page, the shape WEEX's edge sends a non-allowlisted IP. */
+const IP_NOT_ALLOWED_PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>api-contract.weex.com | 521: Web server is down</title></head>
+<body><h1>Web server is down</h1><p>Error code 521</p><p>Simulated by the WEEX exchange simulator.</p></body>
+</html>
+`;
+
+/**
+ * Answers from a Fastify hook, before Nest sees the request, in the envelope of the path's API version, and counts
+ * the rejection like the exception filter does.
+ */
+export function sendEdgeError(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  failure: SimFailure,
+  message: string,
+  deps: { state: SimState; clock: Clock },
+): FastifyReply {
+  const version = apiVersionOf(req.url);
+  const codes = FAILURE_CODES[failure];
+  deps.state.recordRejection(answeredCode(version, codes));
+  const body = stringifyJson(errorBody(version, codes, message, deps.clock()));
+  return reply.code(codes.http).header('content-type', JSON_CONTENT_TYPE).send(body);
+}
+
+/** The answer to a request a fault stops at the edge. */
+export function edgeAnswer(
+  kind: 'ipNotAllowed521' | 'rateLimited429' | 'error500',
+  req: FastifyRequest,
+  reply: FastifyReply,
+  deps: { state: SimState; clock: Clock },
+): FastifyReply {
+  if (kind === 'rateLimited429') return sendEdgeError(req, reply, SimFailure.RateLimited, 'Too many requests', deps);
+  if (kind === 'error500') return sendEdgeError(req, reply, SimFailure.SystemError, 'system error', deps);
+  // HTML, not JSON: what a client gets when its IP is not on the key's allowlist.
+  const status = FAILURE_CODES[SimFailure.IpNotAllowed].http;
+  return reply.code(status).header('content-type', 'text/html; charset=UTF-8').send(IP_NOT_ALLOWED_PAGE);
+}

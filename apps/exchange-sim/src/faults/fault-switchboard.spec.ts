@@ -1,0 +1,41 @@
+import { SimError } from '../errors.js';
+import { FaultSwitchboard } from './fault-switchboard.js';
+
+describe('FaultSwitchboard', () => {
+  let now = 5_000;
+  const decisions = (board: FaultSwitchboard, n: number) =>
+    Array.from({ length: n }, () => board.decide('/capi/v3/market/time', undefined).answer ?? 'through');
+
+  it('replays the same decisions from the same seed, whatever was switched in between', () => {
+    const board = new FaultSwitchboard(() => now, 7);
+    board.set({ errorRate: 0.5 });
+    const first = decisions(board, 30);
+    expect(new Set(first)).toEqual(new Set(['error500', 'through']));
+    board.set({ errorRate: 0.5, seed: 7 });
+    expect(decisions(board, 30)).toEqual(first);
+    const fresh = () => decisions(new FaultSwitchboard(() => now, 7), 30);
+    expect(fresh()).toEqual(fresh());
+  });
+
+  it('picks the account rule over the global one, honours paths, and ends a timed storm', () => {
+    const board = new FaultSwitchboard(() => now);
+    const u1 = { ipNotAllowed: true, paths: ['/capi/v3/*'] };
+    board.set({ rateLimitStorm: { durationMs: 1_000 }, accounts: { u1 } });
+    expect(board.decide('/capi/v3/order', 'u2').answer).toBe('rateLimited429');
+    expect(board.decide('/capi/v3/order', 'u1').answer).toBe('ipNotAllowed521');
+    expect(board.decide('/capi/v2/order', 'u1').answer).toBeUndefined();
+    now += 1_000;
+    expect(board.decide('/capi/v3/order', 'u2').answer).toBeUndefined();
+  });
+
+  it('refuses invalid configurations and shows the seed in use', () => {
+    const board = new FaultSwitchboard(() => now);
+    expect(() => board.set({ errorRate: 1.5 })).toThrow(SimError);
+    expect(() => board.set({ latencyMs: -1 })).toThrow(SimError);
+    expect(() => board.set({ paths: ['no-slash'] })).toThrow(SimError);
+    expect(() => board.set({ accounts: { u1: { seed: 1 } as never } })).toThrow(/unknown field/);
+    expect(board.set({ dropAfterProcessRate: 1 })).toEqual({ dropAfterProcessRate: 1, seed: 1 });
+    expect(board.decide('/x', undefined)).toEqual({ latencyMs: 0, dropAfterProcess: true });
+    expect(board.clear()).toEqual({ seed: 1 });
+  });
+});

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { FaultsController } from './faults.controller.js';
+
+@Module({ controllers: [FaultsController] })
+export class FaultsModule {}

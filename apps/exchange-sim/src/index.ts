@@ -1,0 +1,16 @@
+export { FAILURE_CODES, SimError, SimFailure, type FailureCodes } from './errors.js';
+export { defaultSimAccounts, SANDBOX_CREDENTIALS, type SimAccountSeed, type SimCredentials } from './sim-accounts.js';
+export { startSimulator, type RunningSimulator, type SimulatorOptions } from './simulator.js';
+export type { AiLogUploadRecord } from './state/ai-log-upload-record.js';
+export type { AccountData, AccountDataKind, AccountDataSeed } from './state/account-data.js';
+export type { SimIncome, SimPosition, SimSpotBill, SimSymbolConfig } from './state/account-records.js';
+export type { SimOrder, SimPlanOrder, SimTrade } from './state/order-records.js';
+export type { SimAccount } from './state/sim-account.js';
+export type { SimState, SimStats, SimTrafficOptions } from './state/sim-state.js';
+export type { FaultConfig, FaultRule } from './faults/fault-config.js';
+export type { FaultCounts } from './faults/fault-switchboard.js';
+export type { BudgetConfig, BudgetOptions } from './limits/budget-config.js';
+export { CLIENT_IP_HEADER } from './limits/client-ip.js';
+export { IP_USED_WEIGHT_HEADER, UID_USED_WEIGHT_HEADER } from './limits/budget-hooks.js';
+export type { RateLimitEntry, WeightStats, WeightUse } from './limits/weight-budgets.js';
+export type { UploadDuplicates } from './inspection/upload-duplicates.js';

@@ -1,0 +1,29 @@
+import type { GatewayConfig } from '#libs/config';
+import type { RunningGateway } from './start-gateway.js';
+
+/** What a person needs after `npm start`: where it runs, in which mode, a key, and a command that posts a log. */
+export function banner(config: GatewayConfig, gateway: RunningGateway): string {
+  const key = gateway.api.access.sandboxKey ?? (config.agentApiKey ? '<your AGENT_API_KEY>' : '<create an agent key>');
+  const mode = config.sandbox
+    ? `SANDBOX mode: no WEEX credentials are set, so uploads go to the local simulator at ${config.weex.baseUrl}`
+    : `LIVE mode: uploads go to ${config.weex.baseUrl}`;
+  // Written as text: a JS number would round the 64-bit order id.
+  const body =
+    '{"orderId":737185556881998184,"stage":"decision","model":"my-model-v1","input":{"prompt":"BTCUSDT 1h candles ..."},' +
+    '"output":{"action":"BUY","size":"0.01"},"explanation":"Momentum and funding both favour a long."}';
+  return [
+    '',
+    `AI-log gateway listening on ${gateway.api.url}`,
+    mode,
+    `Database: ${config.embeddedDatabase ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL'}; queue: ${config.redisUrl ? 'Redis' : 'BullMQ on PostgreSQL'}`,
+    `Agent key for the ${config.sandbox ? 'sandbox' : 'default'} account: ${key}`,
+    '',
+    'Post a log:',
+    `  curl -s -X POST ${gateway.api.url}/v1/ai-logs \\`,
+    `    -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\`,
+    `    -d '${body}'`,
+    'Then see its upload:',
+    `  curl -s ${gateway.api.url}/v1/ai-logs/<id> -H 'Authorization: Bearer ${key}'`,
+    '',
+  ].join('\n');
+}

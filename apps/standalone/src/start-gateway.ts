@@ -1,0 +1,51 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { type GatewayConfig, resolveConfig } from '#libs/config';
+import { prepareRuntime, type Runtime } from '#libs/runtime';
+import { type RunningApi, startApi } from '../../api/src/start-api.js';
+import { defaultSimAccounts, type RunningSimulator, startSimulator } from '../../exchange-sim/src/index.js';
+import { startWorker } from '../../worker/src/start-worker.js';
+
+export interface RunningGateway {
+  config: GatewayConfig;
+  api: RunningApi;
+  /** Absent when started with `worker: false` (tests that run workers as processes of their own). */
+  worker?: INestApplicationContext;
+  runtime: Runtime;
+  /** Started here only in sandbox mode, and only when no WEEX_BASE_URL points elsewhere. */
+  simulator?: RunningSimulator;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything in one process, as `npm start` runs it: the simulator in sandbox mode, the database and queue backend,
+ * the API and the upload worker. Stops in reverse order.
+ */
+export async function startGateway(settings: GatewayConfig, options: { worker?: boolean } = {}): Promise<RunningGateway> {
+  const simulator =
+    settings.sandbox && !settings.weexBaseUrl && !settings.simUrl
+      ? await startSimulator({
+          port: settings.simPort,
+          spotPort: settings.simSpotPort,
+          seedFile: settings.simSeedFile,
+          accounts: defaultSimAccounts(settings.weex.credentials),
+        })
+      : undefined;
+  // With SIM_PORT=0 the simulator picks its ports, so the exchange URLs are known only now.
+  const config = simulator ? resolveConfig({ ...settings, weexBaseUrl: simulator.url, weexSpotBaseUrl: simulator.spotUrl }) : settings;
+  const runtime = await prepareRuntime(config);
+  const worker = options.worker === false ? undefined : await startWorker(config, runtime);
+  const api = await startApi(config, runtime);
+  return {
+    config,
+    api,
+    worker,
+    runtime,
+    simulator,
+    async close() {
+      await api.app.close();
+      await worker?.close();
+      await runtime.close();
+      await simulator?.close();
+    },
+  };
+}

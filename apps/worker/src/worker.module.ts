@@ -1,0 +1,20 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AiLogModule } from '#libs/ai-log';
+import type { GatewayConfig } from '#libs/config';
+import { IdempotencyModule } from '#libs/idempotency';
+import { type Runtime, RuntimeModule } from '#libs/runtime';
+import { AiLogUploadProcessor } from './ai-log-upload.processor.js';
+import { IdempotencyPurgeScheduler } from './idempotency-purge.scheduler.js';
+import { RelayScheduler } from './relay.scheduler.js';
+
+/** The queue consumer that uploads logs. No HTTP listener. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: GatewayConfig, runtime: Runtime): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [RuntimeModule.forRoot(config, runtime), AiLogModule, IdempotencyModule],
+      providers: [AiLogUploadProcessor, RelayScheduler, IdempotencyPurgeScheduler],
+    };
+  }
+}

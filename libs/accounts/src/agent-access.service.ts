@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Injectable, Logger } from '@nestjs/common';
+import { GatewayConfig } from '#libs/config';
+import { AccountsRepository } from './accounts.repository.js';
+import { generateAgentKey } from './agent-key.js';
+
+export const DEFAULT_ACCOUNT_ID = 'default';
+
+export interface AgentAccess {
+  /** The key to print at start: the sandbox key made for this data directory. Never AGENT_API_KEY, which the user has. */
+  sandboxKey?: string;
+}
+
+/** Makes sure the default account exists and that an agent can reach it: AGENT_API_KEY, or a sandbox key. */
+@Injectable()
+export class AgentAccessService {
+  private readonly logger = new Logger(AgentAccessService.name);
+
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async ensureDefaultAccess(): Promise<AgentAccess> {
+    await this.accounts.ensureAccount(DEFAULT_ACCOUNT_ID, this.config.sandbox ? 'Sandbox account' : 'Default account');
+    if (this.config.agentApiKey) {
+      await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, this.config.agentApiKey, 'AGENT_API_KEY');
+      return {};
+    }
+    if (!this.config.sandbox) {
+      this.logger.warn('No AGENT_API_KEY is set: no agent can post logs to the default account.');
+      return {};
+    }
+    const sandboxKey = this.sandboxKey();
+    await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, sandboxKey, 'sandbox');
+    return { sandboxKey };
+  }
+
+  /** One sandbox key per data directory, kept there so that it survives restarts like the data does. */
+  private sandboxKey(): string {
+    const file = join(this.config.dataDir, 'sandbox-agent-key');
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(this.config.dataDir, { recursive: true });
+    const key = generateAgentKey();
+    writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    return key;
+  }
+}

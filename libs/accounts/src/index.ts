@@ -1,0 +1,5 @@
+export * from './accounts.module.js';
+export * from './accounts.repository.js';
+export * from './agent-access.service.js';
+export * from './agent-auth.guard.js';
+export * from './agent-key.js';

@@ -1,0 +1,38 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { JobName, QueueName } from '#libs/queue';
+import { AiLogRepository } from './ai-log.repository.js';
+import { uploadJobOptions } from './upload-job.js';
+
+const BATCH = 500;
+
+/**
+ * The transactional outbox's relay: PostgreSQL says which logs are due, the queue only wakes workers. Re-queuing is
+ * idempotent (one job id per log and attempt), so every worker may run the relay, and a job the queue still holds is
+ * not added twice. This is what makes a Redis outage, FLUSHALL or a lost job harmless.
+ */
+@Injectable()
+export class AiLogRelay {
+  constructor(
+    private readonly repository: AiLogRepository,
+    @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
+  ) {}
+
+  /** Queues every log due before `now - graceMs`, in pages; returns how many were handed to the queue. */
+  async relayDue(graceMs: number, maxPerRun = 50_000): Promise<number> {
+    const dueBefore = new Date(Date.now() - graceMs);
+    let relayed = 0;
+    let after: string | undefined;
+    while (relayed < maxPerRun) {
+      const due = await this.repository.findDue(dueBefore, BATCH, after);
+      if (due.length === 0) break;
+      await this.queue.addBulk(
+        due.map((log) => ({ name: JobName.UploadAiLog, data: { logId: log.id }, opts: uploadJobOptions(log.id, log.attemptCount) })),
+      );
+      relayed += due.length;
+      after = due.at(-1)!.id;
+    }
+    return relayed;
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { WeexModule } from '#libs/weex-client';
+import { AiLogRelay } from './ai-log-relay.service.js';
+import { AiLogRepository } from './ai-log.repository.js';
+import { AiLogService } from './ai-log.service.js';
+import { AiLogUploader } from './ai-log-uploader.service.js';
+
+/** Accepting AI logs from agents and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
+@Module({
+  imports: [WeexModule],
+  providers: [AiLogRepository, AiLogService, AiLogUploader, AiLogRelay],
+  exports: [AiLogService, AiLogUploader, AiLogRelay],
+})
+export class AiLogModule {}

@@ -1,0 +1,92 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { stringifyJson, uuidv7 } from '#libs/common';
+import { JobName, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
+import { AiLogRepository, type NewAiLog } from './ai-log.repository.js';
+import { type AiLogView, toAiLogView } from './ai-log.view.js';
+import type { CreateAiLogDto } from './create-ai-log.dto.js';
+import { readOrderId } from './order-id.js';
+import { uploadJobOptions } from './upload-job.js';
+
+const ENQUEUE_WAIT_MS = 2_000;
+
+export interface Author {
+  accountId: string;
+  agentKeyId: string;
+}
+
+export interface Accepted {
+  id: string;
+  status: 'queued';
+  receivedAt: string;
+}
+
+@Injectable()
+export class AiLogService {
+  private readonly logger = new Logger(AiLogService.name);
+
+  constructor(
+    private readonly repository: AiLogRepository,
+    @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
+    @Inject(QUEUE_BACKEND) private readonly backend: QueueBackend,
+  ) {}
+
+  /**
+   * Commits the log, then queues its upload. The answer is given only after the commit; a queue failure does not
+   * undo it, since the log is in the database with status `queued`.
+   */
+  async accept(dto: CreateAiLogDto, author: Author): Promise<Accepted> {
+    const [accepted] = await this.acceptMany([dto], author);
+    return accepted;
+  }
+
+  /** Commits many logs in one transaction, then queues them together. Answers in the order given. */
+  async acceptMany(dtos: CreateAiLogDto[], author: Author): Promise<Accepted[]> {
+    const logs = dtos.map((dto) => toNewLog(dto, author));
+    const receivedAt = await this.repository.insertMany(logs);
+    await this.enqueue(logs.map((log) => log.id));
+    return logs.map((log) => ({ id: log.id, status: 'queued', receivedAt: receivedAt.toISOString() }));
+  }
+
+  /**
+   * Waits for the queue at most ENQUEUE_WAIT_MS: when Redis goes away mid-call an add waits in ioredis's offline
+   * queue, and the agent should not wait with it. The log is committed either way.
+   */
+  private async enqueue(ids: string[]): Promise<void> {
+    // While Redis is away, an add would only wait; the relay queues these logs from PostgreSQL once it is back.
+    if (!this.backend.ready()) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`queue did not answer within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS);
+    });
+    try {
+      const jobs = ids.map((id) => ({ name: JobName.UploadAiLog, data: { logId: id }, opts: uploadJobOptions(id, 0) }));
+      await Promise.race([this.queue.addBulk(jobs), timeout]);
+    } catch (error) {
+      // The relay queues these from PostgreSQL once the queue answers again.
+      this.logger.error(`${ids.length} log(s) committed but not queued yet (first ${ids[0]}): ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async get(id: string, accountId: string, defaultTarget: 'simulator' | 'exchange'): Promise<AiLogView> {
+    const log = /^[0-9a-f-]{36}$/i.test(id) ? await this.repository.findForAccount(id, accountId) : null;
+    if (!log) throw new NotFoundException(`no AI log ${id} for this account`);
+    return toAiLogView(log, defaultTarget);
+  }
+}
+
+function toNewLog(dto: CreateAiLogDto, author: Author): NewAiLog {
+  return {
+    id: uuidv7(),
+    ...author,
+    orderId: dto.orderId == null ? undefined : (readOrderId(dto.orderId) as { digits: string }).digits,
+    stage: dto.stage,
+    model: dto.model,
+    input: stringifyJson(dto.input),
+    output: stringifyJson(dto.output),
+    explanation: dto.explanation,
+  };
+}

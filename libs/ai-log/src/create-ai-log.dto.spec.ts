@@ -1,0 +1,44 @@
+import { parseJson } from '#libs/common';
+import { validateBody, ValidationFailedException } from '#libs/http';
+import { CreateAiLogDto } from './create-ai-log.dto.js';
+
+const valid = { stage: 's', model: 'm', input: {}, output: {}, explanation: '' };
+
+function errorsOf(body: unknown): Record<string, string[]> {
+  try {
+    validateBody(CreateAiLogDto, body);
+    return {};
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationFailedException);
+    const result: Record<string, string[]> = {};
+    for (const e of (error as ValidationFailedException).errors) (result[e.path] ??= []).push(e.message);
+    return result;
+  }
+}
+
+describe('CreateAiLogDto', () => {
+  it('accepts a minimal log and a null orderId', () => {
+    expect(errorsOf(valid)).toEqual({});
+    expect(errorsOf({ ...valid, orderId: null })).toEqual({});
+  });
+
+  it('counts explanation length in code points: 1000 emoji pass, 1001 do not', () => {
+    expect(errorsOf({ ...valid, explanation: '😀'.repeat(1000) })).toEqual({});
+    expect(errorsOf({ ...valid, explanation: '😀'.repeat(1001) }).explanation[0]).toMatch(/at most 1000 characters/);
+  });
+
+  it('names every failing field, unknown ones included', () => {
+    const errors = errorsOf({ stage: '', input: [], output: null, explanation: 7, extra: 1 });
+    expect(Object.keys(errors).sort()).toEqual(['explanation', 'extra', 'input', 'model', 'output', 'stage']);
+    expect(errors.extra).toEqual(['extra is not a known field']);
+  });
+
+  it('keeps a 64-bit orderId from the parsed body exact', () => {
+    const dto = validateBody(CreateAiLogDto, parseJson(`{"orderId":737185556881998184,"stage":"s","model":"m","input":{},"output":{},"explanation":""}`));
+    expect(dto.orderId).toBe(737185556881998184n);
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(errorsOf([1, 2])).toEqual({ '': ['body must be a JSON object'] });
+  });
+});

@@ -1,0 +1,3 @@
+export * from './json.js';
+export * from './uuid-v7.js';
+export * from './log-levels.js';

@@ -1,0 +1,48 @@
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+
+const url = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
+const pgUrl = { require_tld: false, require_protocol: true, protocols: ['postgres', 'postgresql'] };
+const redisUrl = { require_tld: false, require_protocol: true, protocols: ['redis', 'rediss'] };
+
+/**
+ * Every setting of the service, validated once at boot. Only `loadConfig` reads the environment; everything else gets
+ * this class by injection. Each property names its variable and default in `ENV_VARIABLES`.
+ */
+export class AppConfig {
+  @IsInt() @Min(0) @Max(65535) port: number;
+  @IsString() host: string;
+  @IsString() dataDir: string;
+  @IsOptional() @IsUrl(pgUrl) databaseUrl?: string;
+  @IsOptional() @IsUrl(redisUrl) redisUrl?: string;
+  @IsString() queuePrefix: string;
+
+  @IsOptional() @IsString() @MinLength(1) weexApiKey?: string;
+  @IsOptional() @IsString() @MinLength(1) weexApiSecret?: string;
+  @IsOptional() @IsString() @MinLength(1) weexApiPassphrase?: string;
+  @IsOptional() @IsUrl(url) weexBaseUrl?: string;
+  @IsOptional() @IsUrl(url) weexSpotBaseUrl?: string;
+  @IsIn(['v3', 'v2']) weexUploadApiVersion: 'v3' | 'v2';
+  @IsInt() @Min(100) weexTimeoutMs: number;
+  @IsInt() @Min(1) weexIpWeightLimit: number;
+  @IsInt() @Min(1) weexUidWeightLimit: number;
+  @IsInt() @Min(100) weexWeightWindowMs: number;
+
+  @IsOptional() @IsString() @MinLength(16) agentApiKey?: string;
+  @IsOptional() @IsString() @MinLength(16) adminToken?: string;
+
+  @IsInt() @Min(0) @Max(65535) simPort: number;
+  @IsInt() @Min(0) @Max(65535) simSpotPort: number;
+  @IsOptional() @IsUrl(url) simUrl?: string;
+  @IsOptional() @IsUrl(url) simSpotUrl?: string;
+  @IsOptional() @IsString() simSeedFile?: string;
+
+  @IsInt() @Min(1) @Max(256) uploadConcurrency: number;
+  @IsInt() @Min(1_000) uploadRetryHorizonMs: number;
+  @IsInt() @Min(1) uploadBackoffMs: number;
+  @IsInt() @Min(1) uploadBackoffMaxMs: number;
+  @IsInt() @Min(1_000) uploadClaimMs: number;
+  @IsInt() @Min(100) relayIntervalMs: number;
+  @IsInt() @Min(86_400_000) idempotencyKeyTtlMs: number;
+
+  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']) logLevel: string;
+}

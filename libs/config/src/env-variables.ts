@@ -1,0 +1,51 @@
+import type { AppConfig } from './app-config.js';
+
+type Kind = 'string' | 'int';
+
+interface EnvVariable {
+  key: keyof AppConfig;
+  kind: Kind;
+  /** Applied when the variable is unset or empty; undefined means "not set". */
+  default?: string | number;
+}
+
+/** The environment variables the service reads, with their defaults. The README's configuration table mirrors this. */
+export const ENV_VARIABLES: Record<string, EnvVariable> = {
+  PORT: { key: 'port', kind: 'int', default: 3000 },
+  HOST: { key: 'host', kind: 'string', default: '127.0.0.1' },
+  DATA_DIR: { key: 'dataDir', kind: 'string', default: './.data' },
+  DATABASE_URL: { key: 'databaseUrl', kind: 'string' },
+  REDIS_URL: { key: 'redisUrl', kind: 'string' },
+  QUEUE_PREFIX: { key: 'queuePrefix', kind: 'string', default: 'gateway' },
+  WEEX_API_KEY: { key: 'weexApiKey', kind: 'string' },
+  WEEX_API_SECRET: { key: 'weexApiSecret', kind: 'string' },
+  WEEX_API_PASSPHRASE: { key: 'weexApiPassphrase', kind: 'string' },
+  WEEX_BASE_URL: { key: 'weexBaseUrl', kind: 'string' },
+  WEEX_SPOT_BASE_URL: { key: 'weexSpotBaseUrl', kind: 'string' },
+  WEEX_UPLOAD_API_VERSION: { key: 'weexUploadApiVersion', kind: 'string', default: 'v3' },
+  WEEX_TIMEOUT_MS: { key: 'weexTimeoutMs', kind: 'int', default: 10_000 },
+  WEEX_IP_WEIGHT_LIMIT: { key: 'weexIpWeightLimit', kind: 'int', default: 500 },
+  WEEX_UID_WEIGHT_LIMIT: { key: 'weexUidWeightLimit', kind: 'int', default: 500 },
+  WEEX_WEIGHT_WINDOW_MS: { key: 'weexWeightWindowMs', kind: 'int', default: 10_000 },
+  AGENT_API_KEY: { key: 'agentApiKey', kind: 'string' },
+  ADMIN_TOKEN: { key: 'adminToken', kind: 'string' },
+  SIM_PORT: { key: 'simPort', kind: 'int', default: 3100 },
+  SIM_SPOT_PORT: { key: 'simSpotPort', kind: 'int', default: 3101 },
+  SIM_URL: { key: 'simUrl', kind: 'string' },
+  SIM_SPOT_URL: { key: 'simSpotUrl', kind: 'string' },
+  SIM_SEED_FILE: { key: 'simSeedFile', kind: 'string' },
+  UPLOAD_CONCURRENCY: { key: 'uploadConcurrency', kind: 'int', default: 8 },
+  UPLOAD_RETRY_HORIZON_MS: { key: 'uploadRetryHorizonMs', kind: 'int', default: 86_400_000 },
+  UPLOAD_BACKOFF_MS: { key: 'uploadBackoffMs', kind: 'int', default: 1_000 },
+  UPLOAD_BACKOFF_MAX_MS: { key: 'uploadBackoffMaxMs', kind: 'int', default: 300_000 },
+  UPLOAD_CLAIM_MS: { key: 'uploadClaimMs', kind: 'int', default: 60_000 },
+  RELAY_INTERVAL_MS: { key: 'relayIntervalMs', kind: 'int', default: 2_000 },
+  IDEMPOTENCY_KEY_TTL_MS: { key: 'idempotencyKeyTtlMs', kind: 'int', default: 86_400_000 },
+  LOG_LEVEL: { key: 'logLevel', kind: 'string', default: 'log' },
+};
+
+/** Converts one variable's text; returns the text itself when it is not of the kind, so validation reports it. */
+export function convert(kind: Kind, text: string): unknown {
+  if (kind === 'int') return /^-?\d+$/.test(text) ? Number(text) : text;
+  return text;
+}

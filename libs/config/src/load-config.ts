@@ -1,0 +1,26 @@
+import { plainToInstance } from 'class-transformer';
+import { AppConfig } from './app-config.js';
+import { validateSync } from 'class-validator';
+import { ConfigError } from './config.error.js';
+import { convert, ENV_VARIABLES } from './env-variables.js';
+import { type GatewayConfig, resolveConfig } from './gateway-config.js';
+
+/** Reads and validates the environment once. Throws a ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const plain: Record<string, unknown> = {};
+  for (const [name, variable] of Object.entries(ENV_VARIABLES)) {
+    const text = env[name];
+    plain[variable.key] = text === undefined || text === '' ? variable.default : convert(variable.kind, text);
+  }
+  const config = plainToInstance(AppConfig, plain);
+  const problems = validateSync(config).flatMap((error) => {
+    const name = Object.entries(ENV_VARIABLES).find(([, v]) => v.key === error.property)?.[0] ?? error.property;
+    return Object.values(error.constraints ?? {}).map((message) => `${name}: ${message.replace(error.property, 'value')}`);
+  });
+  const credentials = [config.weexApiKey, config.weexApiSecret, config.weexApiPassphrase].filter(Boolean).length;
+  if (credentials !== 0 && credentials !== 3) {
+    problems.push('WEEX_API_KEY, WEEX_API_SECRET, WEEX_API_PASSPHRASE: set all three, or none for sandbox mode');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return resolveConfig(config);
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { parseJson, stringifyJson } from '#libs/common';
+
+/** Request bodies above this many bytes get 413. */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+/** The Fastify adapter every HTTP app uses: request ids from X-Request-Id (or new ones), and a body limit. */
+export function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON in and out without precision loss: bodies are decoded as strict UTF-8 and parsed with lossless numbers, and
+ * replies print bigint IDs as bare integers. Errors raised while reading a request reach HttpExceptionFilter.
+ * Call before `init()`; create the app with `{ bodyParser: false }`.
+ */
+export function configureHttpApp(app: NestFastifyApplication | INestApplication): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
+    try {
+      const text = utf8.decode(raw as Buffer);
+      done(null, text.trim() === '' ? undefined : parseJson(text));
+    } catch (error) {
+      const reason = error instanceof TypeError ? 'body is not valid UTF-8' : `body is not valid JSON: ${(error as Error).message}`;
+      done(Object.assign(new Error(reason), { statusCode: 400, code: 'MALFORMED_JSON' }), undefined);
+    }
+  });
+  fastify.setReplySerializer((payload) => stringifyJson(payload));
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+}

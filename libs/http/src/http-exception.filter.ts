@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from './error-body.js';
+import { internalErrorBody, requestErrorBody } from './request-error.js';
+import { ValidationFailedException } from './validation-failed.exception.js';
+
+/** Every error leaves as an ErrorBody. Unknown errors become 500 with an error id that is also in the log. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const body = this.toBody(exception, String(request.id));
+    void http.getResponse<FastifyReply>().status(body.statusCode).send(body);
+  }
+
+  toBody(exception: unknown, requestId: string): ErrorBody {
+    if (exception instanceof ValidationFailedException) {
+      return { statusCode: 400, code: 'VALIDATION_FAILED', message: exception.message, errors: exception.errors, requestId };
+    }
+    if (exception instanceof HttpException) {
+      const statusCode = exception.getStatus();
+      const response = exception.getResponse();
+      const message = typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? exception.message);
+      const code = (response as { code?: string }).code ?? (HttpStatus[statusCode] as string | undefined) ?? 'ERROR';
+      return { statusCode, code, message, requestId };
+    }
+    const requestError = requestErrorBody(exception, requestId);
+    if (requestError) return requestError;
+    const errorId = randomUUID();
+    this.logger.error(`unhandled error ${errorId} (request ${requestId})`, exception instanceof Error ? exception.stack : String(exception));
+    return internalErrorBody(requestId, errorId);
+  }
+}

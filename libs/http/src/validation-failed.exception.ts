@@ -1,0 +1,12 @@
+import { BadRequestException } from '@nestjs/common';
+import type { FieldError } from './error-body.js';
+
+/** 400 listing every failing field at once. */
+export class ValidationFailedException extends BadRequestException {
+  constructor(
+    readonly errors: FieldError[],
+    message = 'Request validation failed',
+  ) {
+    super(message);
+  }
+}

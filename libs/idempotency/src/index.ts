@@ -1,0 +1,3 @@
+export * from './idempotency.interceptor.js';
+export * from './idempotency.module.js';
+export * from './idempotency.repository.js';

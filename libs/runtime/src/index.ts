@@ -1,0 +1,2 @@
+export * from './prepare-runtime.js';
+export * from './runtime.module.js';

@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+import type { GatewayConfig } from '#libs/config';
+import { prepareDatabase } from '#libs/database';
+import { prepareQueueBackend, type QueueBackend } from '#libs/queue';
+
+/** The infrastructure a process needs before its modules start, owned by the process and closed last. */
+export interface Runtime {
+  databaseUrl: string;
+  queue: QueueBackend;
+  close(): Promise<void>;
+}
+
+/** Database (server or embedded PGlite) migrated, and the queue backend (Redis, or BullMQ on PostgreSQL) open. */
+export async function prepareRuntime(config: GatewayConfig): Promise<Runtime> {
+  const logger = new Logger('Runtime');
+  const database = await prepareDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (message) => logger.log(message),
+  });
+  try {
+    const queue = await prepareQueueBackend({ redisUrl: config.redisUrl, databaseUrl: database.url, prefix: config.queuePrefix });
+    logger.log(
+      `database: ${database.embedded ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}; queue: BullMQ on ${queue.kind === 'redis' ? 'Redis' : 'PostgreSQL'}`,
+    );
+    return {
+      databaseUrl: database.url,
+      queue,
+      async close() {
+        await queue.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

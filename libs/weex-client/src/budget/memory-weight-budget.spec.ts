@@ -1,0 +1,52 @@
+import { createMemoryWeightBudget } from './memory-weight-budget.js';
+
+const WINDOW_MS = 300;
+// orderInfo costs 2 IP / 3 UID: five fit in a window of either budget.
+const limits = { ip: { limit: 10, windowMs: WINDOW_MS }, uid: { limit: 15, windowMs: WINDOW_MS } };
+const windowOf = (t: number) => Math.floor(t / WINDOW_MS);
+
+describe('memory weight budget', () => {
+  it('makes a burst wait: at most the limit per window, served in call order', async () => {
+    const budget = createMemoryWeightBudget(limits);
+    const granted: Array<{ call: number; window: number }> = [];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, call) => budget.acquire('orderInfo').then(() => granted.push({ call, window: windowOf(Date.now()) }))),
+    );
+    expect(granted.map((g) => g.call)).toEqual([...Array(12).keys()]);
+    const perWindow = new Map<number, number>();
+    for (const { window } of granted) perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(5);
+    expect(perWindow.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('counts each call at its operation weights', async () => {
+    const budget = createMemoryWeightBudget({ ip: { limit: 20, windowMs: 60_000 }, uid: { limit: 20, windowMs: 60_000 } });
+    await budget.acquire('allPositions');
+    await budget.acquire('serverTime');
+    expect(await budget.usage()).toMatchObject({ ip: { used: 11, limit: 20 }, uid: { used: 15, limit: 20 } });
+  });
+
+  it('after a pause lets nothing through until the pause is over', async () => {
+    const budget = createMemoryWeightBudget(limits);
+    await budget.pause(2 * WINDOW_MS);
+    expect((await budget.usage()).uid.pausedMs).toBeGreaterThan(WINDOW_MS);
+    await budget.acquire('orderInfo');
+    expect((await budget.usage()).uid.pausedMs).toBe(0);
+  });
+
+  it('lets a waiting caller give up, and serves the next one', async () => {
+    // One long window, so that the sixth call has to wait for the next one.
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => 30_000 });
+    for (let i = 0; i < 5; i++) await budget.acquire('orderInfo');
+    const controller = new AbortController();
+    const waiting = budget.acquire('orderInfo', controller.signal);
+    const next = budget.acquire('serverTime');
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    await expect(next).resolves.toBeUndefined();
+  });
+
+  it('refuses limits some operation could never fit into', () => {
+    expect(() => createMemoryWeightBudget({ ...limits, uid: { limit: 14, windowMs: 1_000 } })).toThrow(/at least 15/);
+  });
+});

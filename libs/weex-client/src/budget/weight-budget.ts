@@ -1,0 +1,73 @@
+import { OPERATIONS, type OperationName } from '../operations.js';
+
+/** One budget's configuration: at most `limit` weight per window of `windowMs`. */
+export interface BudgetLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/** The two budgets every call is charged against (weex-facts.md, "Rate limits"). */
+export interface BudgetLimits {
+  /**
+   * The exchange's clock, to which windows are aligned (window n covers [n × windowMs, (n + 1) × windowMs));
+   * default `Date.now`. WeexClient passes its clock corrected by the measured server offset.
+   */
+  now?: () => number;
+  /** Nothing is taken this close to a window boundary (clock skew, network latency); default min(250, windowMs / 10) ms. */
+  guardMs?: number;
+  /** Shared by every account calling from the same IP. */
+  ip: BudgetLimit;
+  /** Shared by every process using the same account. */
+  uid: BudgetLimit;
+}
+
+export interface WindowUsage {
+  limit: number;
+  /** Weight taken in the current window. */
+  used: number;
+  /** Until the current window ends. */
+  msBeforeReset: number;
+  /** Until a pause after a 429 ends; 0 when not paused. */
+  pausedMs: number;
+}
+
+export interface BudgetUsage {
+  ip: WindowUsage;
+  uid: WindowUsage;
+}
+
+/**
+ * The account's request weight budgets. A call waits for weight instead of earning a 429, and a 429 pauses the
+ * budget so that every caller sharing it slows down.
+ */
+export interface WeightBudget {
+  /** Waits until the operation's IP and UID weights (from OPERATIONS) both fit, then takes them. */
+  acquire(operation: OperationName, signal?: AbortSignal): Promise<void>;
+  /** Lets nothing through, for every user of the budget, for `ms` or the rest of the current window if longer. */
+  pause(ms: number): Promise<void>;
+  usage(): Promise<BudgetUsage>;
+}
+
+/** The weights an operation costs. */
+export function weightOf(operation: OperationName): { ip: number; uid: number } {
+  const { ipWeight, uidWeight } = OPERATIONS[operation];
+  return { ip: ipWeight, uid: uidWeight };
+}
+
+/** Refuses limits that some operation could never fit into, which would make its calls wait forever. */
+export function assertLimitsFit(limits: BudgetLimits): void {
+  const ops = Object.values(OPERATIONS);
+  const need = { ip: Math.max(...ops.map((op) => op.ipWeight)), uid: Math.max(...ops.map((op) => op.uidWeight)) };
+  for (const name of ['ip', 'uid'] as const) {
+    const { limit, windowMs } = limits[name];
+    if (!Number.isInteger(limit) || limit < need[name]) {
+      throw new RangeError(`${name} weight limit must be an integer of at least ${need[name]}, the largest operation weight (got ${limit})`);
+    }
+    if (!(windowMs > 0)) throw new RangeError(`${name} weight window must be positive (got ${windowMs} ms)`);
+  }
+}
+
+/** The clock and boundary guard of one window length. */
+export function windowClock(limits: BudgetLimits, windowMs: number): { now: () => number; guardMs: number } {
+  return { now: limits.now ?? Date.now, guardMs: limits.guardMs ?? Math.min(250, Math.floor(windowMs / 10)) };
+}

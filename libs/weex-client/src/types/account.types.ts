@@ -1,0 +1,81 @@
+import type { Decimal, Id, Millis, SymbolInput } from './common.types.js';
+
+/** One position (all-positions query). */
+export interface Position {
+  id: Id;
+  asset: string;
+  symbol: string;
+  /** LONG or SHORT */
+  side: string;
+  /** CROSSED or ISOLATED */
+  marginType: string;
+  /** COMBINED or SEPARATED */
+  separatedMode: string;
+  separatedOpenOrderId: Id;
+  leverage: Decimal;
+  size: Decimal;
+  openValue: Decimal;
+  openFee: Decimal;
+  fundingFee: Decimal;
+  marginSize: Decimal;
+  isolatedMargin: Decimal;
+  isAutoAppendIsolatedMargin: boolean;
+  cumOpenSize: Decimal;
+  cumOpenValue: Decimal;
+  cumOpenFee: Decimal;
+  cumCloseSize: Decimal;
+  cumCloseValue: Decimal;
+  cumCloseFee: Decimal;
+  cumFundingFee: Decimal;
+  cumLiquidateFee: Decimal;
+  createdMatchSequenceId: Id;
+  updatedMatchSequenceId: Id;
+  createdTime: Millis;
+  updatedTime: Millis;
+  unrealizePnl: Decimal;
+  /** `0` means low risk: no liquidation price. */
+  liquidatePrice: Decimal;
+}
+
+/** Body of the income query; every field is optional. */
+export interface IncomeRequest {
+  asset?: string;
+  symbol?: SymbolInput;
+  /** e.g. `deposit`, `position_funding`, `order_fill_fee_income` (spec, income operation). */
+  incomeType?: string;
+  startTime?: Millis;
+  endTime?: Millis;
+  /** 1-100; default 20. */
+  limit?: number;
+}
+
+/** One income (bill) item. */
+export interface IncomeItem {
+  billId: Id;
+  asset: string;
+  symbol: string;
+  income: Decimal;
+  incomeType: string;
+  balance: Decimal;
+  fillFee: Decimal;
+  time: Millis;
+  /** e.g. USER_TRANSFER, REFUND_<PLATFORM>_DISCOUNT_FEE. */
+  transferReason: string;
+}
+
+export interface IncomePage {
+  hasNextPage: boolean;
+  items: IncomeItem[];
+}
+
+/** Margin and leverage configuration of one symbol. */
+export interface SymbolConfig {
+  symbol: string;
+  /** CROSSED or ISOLATED */
+  marginType: string;
+  /** COMBINED or SEPARATED */
+  separatedType: string;
+  crossLeverage: Decimal;
+  isolatedLongLeverage: Decimal;
+  isolatedShortLeverage: Decimal;
+}

@@ -1,0 +1,105 @@
+import { backoffDelay, DEFAULT_RETRY, type RetryOptions, sleep } from './backoff.js';
+import type { WeightBudget } from './budget/weight-budget.js';
+import { OPERATIONS, type OperationName } from './operations.js';
+import type { WeexResponse } from './response-reader.js';
+import { WeexApiError, type WeexErrorKind } from './weex-api.error.js';
+import type { WeexTransport } from './weex-transport.js';
+
+/** One call of an operation, its query string or body already built (and validated). */
+export interface WeexCall {
+  operation: OperationName;
+  query?: string;
+  body?: string;
+  /** Default true; the public market endpoints are not signed. */
+  signed?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What the per-domain functions need: a way to make a call, and the time (for defaults such as "now"). */
+export interface WeexCaller {
+  call(call: WeexCall): Promise<WeexResponse>;
+  now(): number;
+}
+
+/** Failures after which a read is tried again. */
+const RETRY_KINDS: ReadonlySet<WeexErrorKind> = new Set(['transient', 'unavailable', 'rate_limited']);
+
+/**
+ * Runs calls: takes the weight from the budget first, sends, and on failure decides. A 429 pauses the whole budget.
+ * Reads (write: false) are retried with exponential backoff and jitter; writes are sent once and the caller decides.
+ */
+export class WeexRequestRunner implements WeexCaller {
+  private readonly retry: Required<RetryOptions>;
+  private syncing?: Promise<unknown>;
+
+  constructor(
+    private readonly transport: WeexTransport,
+    private readonly budget: WeightBudget,
+    retry: RetryOptions = {},
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.retry = { ...DEFAULT_RETRY, ...retry };
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  async call(call: WeexCall): Promise<WeexResponse> {
+    const op = OPERATIONS[call.operation];
+    const attempts = op.write ? 1 : Math.max(1, this.retry.maxAttempts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
+        await this.acquire(call.operation, call.signal);
+        return await this.transport.request({
+          operation: call.operation,
+          method: op.method,
+          path: op.path,
+          host: op.host,
+          query: call.query,
+          body: call.body,
+          signed: call.signed ?? true,
+          signal: call.signal,
+        });
+      } catch (error) {
+        if (!(error instanceof WeexApiError)) throw error;
+        const delayMs = backoffDelay(attempt, this.retry);
+        if (error.kind === 'rate_limited') await this.pauseBudget(delayMs);
+        if (attempt >= attempts || !RETRY_KINDS.has(error.kind)) throw error;
+        // After a 429 the next acquire waits out the pause; other failures wait here.
+        if (error.kind !== 'rate_limited') await sleep(delayMs, call.signal);
+      }
+    }
+  }
+
+  /**
+   * The first signed call measures the clock offset, paying the server-time weight like any other call. Shared by
+   * concurrent callers, so no caller's signal cancels it.
+   */
+  private syncClock(): Promise<unknown> {
+    this.syncing ??= this.acquire('serverTime')
+      .then(() => this.transport.syncClock())
+      .finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  private async acquire(operation: OperationName, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.budget.acquire(operation, signal);
+    } catch (cause) {
+      if (signal?.aborted) throw cause;
+      const message = `weight budget unavailable, nothing sent: ${(cause as Error)?.message ?? String(cause)}`;
+      throw new WeexApiError('unavailable', operation, message, { cause });
+    }
+  }
+
+  /** The 429 is what the caller must see; a budget that cannot be paused fails the next acquire instead. */
+  private async pauseBudget(ms: number): Promise<void> {
+    try {
+      await this.budget.pause(ms);
+    } catch {
+      return;
+    }
+  }
+}

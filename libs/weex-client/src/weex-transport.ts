@@ -1,0 +1,146 @@
+import { TIMESTAMP_CODES } from './error-codes.js';
+import type { WeexHost } from './operations.js';
+import { readResponse, type WeexResponse } from './response-reader.js';
+import { sign } from './signing.js';
+import { WeexApiError } from './weex-api.error.js';
+
+export interface WeexCredentials {
+  apiKey: string;
+  secret: string;
+  passphrase: string;
+}
+
+export interface WeexTransportOptions {
+  /** Contract REST base URL, e.g. `https://api-contract.weex.com`. */
+  baseUrl: string;
+  /** Spot REST base URL, for the operations on the spot host; default `baseUrl`. */
+  spotBaseUrl?: string;
+  credentials: WeexCredentials;
+  /** Per-request timeout in ms; default 10 000. */
+  timeoutMs?: number;
+  /** The path that answers `{serverTime}`, for measuring the clock offset. */
+  serverTimePath?: string;
+  now?: () => number;
+}
+
+export interface WeexRequest {
+  operation: string;
+  method: 'GET' | 'POST';
+  path: string;
+  query?: string;
+  /** The exact JSON text to send and sign. */
+  body?: string;
+  signed: boolean;
+  /** Default `contract`. */
+  host?: WeexHost;
+  /** Aborts the request as well as the timeout does. */
+  signal?: AbortSignal;
+}
+
+// Failures where nothing reached the server, so the request certainly had no effect.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+
+/** Owns transport concerns: signing each attempt afresh, the clock offset to the exchange, timeouts and envelopes. */
+export class WeexTransport {
+  private offsetMs?: number;
+  private syncing?: Promise<number>;
+  private readonly now: () => number;
+
+  // A private field: inspecting or logging the transport (or a client holding it) never shows the credentials.
+  readonly #credentials: WeexCredentials;
+  private readonly options: Omit<WeexTransportOptions, 'credentials'>;
+
+  constructor({ credentials, ...options }: WeexTransportOptions) {
+    this.#credentials = credentials;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Last measured `serverTime - localTime`, in ms; undefined before the first sync. */
+  get clockOffsetMs(): number | undefined {
+    return this.offsetMs;
+  }
+
+  /** The exchange's time as this process estimates it: local time plus the last measured offset. */
+  serverNow(): number {
+    return this.now() + (this.offsetMs ?? 0);
+  }
+
+  /** Measures the clock offset against the server time endpoint; concurrent callers share one measurement. */
+  syncClock(): Promise<number> {
+    this.syncing ??= this.measureOffset().finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  private async measureOffset(): Promise<number> {
+    const path = this.options.serverTimePath ?? '/capi/v3/market/time';
+    const started = this.now();
+    const res = await this.send({ operation: 'serverTime', method: 'GET', path, signed: false });
+    const serverTime = Number((res.data as { serverTime?: unknown })?.serverTime ?? res.data);
+    // The server read its clock about halfway through the round trip.
+    this.offsetMs = serverTime - Math.round((started + this.now()) / 2);
+    return this.offsetMs;
+  }
+
+  /** Sends one request; a timestamp rejection is answered by one clock resync and one re-signed retry. */
+  async request(req: WeexRequest): Promise<WeexResponse> {
+    if (req.signed && this.offsetMs === undefined) await this.syncClock();
+    try {
+      return await this.send(req);
+    } catch (error) {
+      if (!(error instanceof WeexApiError) || !req.signed || !TIMESTAMP_CODES.has(error.code ?? '')) throw error;
+      await this.syncClock();
+      return this.send(req);
+    }
+  }
+
+  private async send(req: WeexRequest): Promise<WeexResponse> {
+    const base = req.host === 'spot' ? (this.options.spotBaseUrl ?? this.options.baseUrl) : this.options.baseUrl;
+    const url = `${base}${req.path}${req.query ? `?${req.query}` : ''}`;
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000);
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
+    if (req.signed) Object.assign(headers, this.authHeaders(req));
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        signal: req.signal ? AbortSignal.any([timeout, req.signal]) : timeout,
+      });
+      text = await res.text();
+    } catch (cause) {
+      if (req.signal?.aborted) throw req.signal.reason;
+      const code = (cause as { cause?: { code?: string } }).cause?.code;
+      const sent = !NOT_SENT.has(code ?? '');
+      const what = sent ? 'no answer' : 'could not connect';
+      throw new WeexApiError(sent ? 'uncertain' : 'unavailable', req.operation, `${what} (${code ?? describe(cause)})`, { cause });
+    }
+    return readResponse(req.operation, res, text);
+  }
+
+  private authHeaders(req: WeexRequest): Record<string, string> {
+    const { apiKey, secret, passphrase } = this.#credentials;
+    const timestamp = String(this.serverNow());
+    const signature = sign(secret, {
+      timestamp,
+      method: req.method,
+      requestPath: req.path,
+      queryString: req.query,
+      body: req.body,
+    });
+    return {
+      'ACCESS-KEY': apiKey,
+      'ACCESS-SIGN': signature,
+      'ACCESS-PASSPHRASE': passphrase,
+      'ACCESS-TIMESTAMP': timestamp,
+    };
+  }
+}
+
+// Duck-typed: fetch's errors come from Node's own realm, where `instanceof Error` can fail (e.g. under jest's vm).
+function describe(error: unknown): string {
+  const { cause, message } = (error ?? {}) as { cause?: { message?: string }; message?: string };
+  return cause?.message ?? message ?? 'unknown error';
+}

@@ -1,0 +1,2 @@
+import { defineConfig } from 'prisma/config';
+export default defineConfig({ schema: './schema.prisma', migrations: { path: './migrations' } });

@@ -1,0 +1,31 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+// The built worker (`npm test` builds first), run as a process of its own so that a test can kill it.
+const MAIN = new URL('../../dist/apps/worker/src/main.js', import.meta.url).pathname;
+
+/** An upload worker process with the given environment; its output is kept for failure messages. */
+export class WorkerProcess {
+  private output = '';
+
+  private constructor(private readonly child: ChildProcess) {
+    child.stdout!.on('data', (chunk) => (this.output += chunk));
+    child.stderr!.on('data', (chunk) => (this.output += chunk));
+  }
+
+  static start(env: Record<string, string>): WorkerProcess {
+    return new WorkerProcess(spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  /** Sends the signal and waits for the process to exit; returns its exit code (null when killed by a signal). */
+  async stop(signal: NodeJS.Signals): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill(signal);
+    const [code] = await once(this.child, 'exit');
+    return code as number | null;
+  }
+}

@@ -1,0 +1,117 @@
+import { execFileSync, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import { apiKeyHash, createRedisWeightBudget, type BudgetLimits } from '#libs/weex-client';
+import { REDIS_URL, servicesAvailable } from './support/services.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const API_KEY = 'budget-test-api-key';
+// orderInfo costs 2 IP / 3 UID: the UID budget of 15 lets exactly five through per window.
+const ORDER_INFO_PER_WINDOW = 5;
+const limitsOf = (windowMs: number): BudgetLimits => ({ ip: { limit: 100, windowMs }, uid: { limit: 15, windowMs } });
+
+describe('Redis weight budget shared by several processes', () => {
+  let available = false;
+  let prefix: string;
+  const connections: Redis[] = [];
+  const connect = () => {
+    const redis = new Redis(REDIS_URL);
+    connections.push(redis);
+    return redis;
+  };
+
+  beforeAll(async () => {
+    available = await servicesAvailable(REDIS_URL);
+  });
+
+  beforeEach(() => {
+    prefix = `budget-test-${randomUUID()}`;
+  });
+
+  afterEach(async () => {
+    if (!available) return;
+    const redis = connect();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await Promise.all(connections.splice(0).map((c) => c.quit()));
+  });
+
+  it('keys the UID budget by a hash of the API key, never the key itself', async () => {
+    if (!available) return;
+    const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, ipName: 'egress-1', limits: limitsOf(60_000) });
+    await budget.acquire('orderInfo');
+    await budget.pause(1_000);
+    const keys = (await connect().keys(`${prefix}:*`)).sort();
+    const uid = `${prefix}:weex-budget:uid:${apiKeyHash(API_KEY)}`;
+    const ip = `${prefix}:weex-budget:ip:egress-1`;
+    expect(keys).toEqual([`${ip}:pause`, expect.stringMatching(new RegExp(`^${ip}:w\\d+$`)), `${uid}:pause`, expect.stringMatching(new RegExp(`^${uid}:w\\d+$`))]);
+    expect(keys.join()).not.toContain(API_KEY);
+  });
+
+  it('two budgets on one account never grant more than the limit together in one window', async () => {
+    if (!available) return;
+    // A clock that stands still keeps every acquisition in one window; the deadline ends the waiting.
+    const limits = { ...limitsOf(60_000), now: () => 1_000_000 * 60_000 + 30_000 };
+    const budgets = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits }));
+    const signal = AbortSignal.timeout(1_500);
+    const results = await Promise.allSettled(budgets.flatMap((b) => Array.from({ length: 6 }, () => b.acquire('orderInfo', signal))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(ORDER_INFO_PER_WINDOW);
+    expect((await budgets[0].usage()).uid.used).toBe(15);
+  });
+
+  it('two budgets on one account spread a burst over windows, never above the limit in any of them', async () => {
+    if (!available) return;
+    const windowMs = 1_000;
+    const budgets = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: limitsOf(windowMs) }));
+    const perWindow = new Map<number, number>();
+    await Promise.all(
+      budgets.flatMap((b) =>
+        Array.from({ length: 6 }, () =>
+          b.acquire('orderInfo').then(() => {
+            const window = Math.floor(Date.now() / windowMs);
+            perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+          }),
+        ),
+      ),
+    );
+    expect([...perWindow.values()].reduce((a, b) => a + b)).toBe(12);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(ORDER_INFO_PER_WINDOW);
+    const redis = connect();
+    const counts = await Promise.all((await redis.keys(`${prefix}:weex-budget:uid:*:w*`)).map((k) => redis.get(k)));
+    expect(counts.map(Number).every((n) => n <= 15)).toBe(true);
+  }, 15_000);
+
+  it('a pause taken by one process holds back the others', async () => {
+    if (!available) return;
+    const [a, b] = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: limitsOf(1_000) }));
+    await a.pause(1_500);
+    expect((await b.usage()).uid.pausedMs).toBeGreaterThan(0);
+    await b.acquire('orderInfo');
+    expect((await b.usage()).uid.pausedMs).toBe(0);
+  });
+
+  it('two real processes never grant more than the limit together in one window', async () => {
+    if (!available) return;
+    // The children run the built budget; compile it now so that they never run a stale build.
+    const sources = ['libs/weex-client/src/budget', 'libs/weex-client/src/operations.ts', 'libs/weex-client/src/backoff.ts'];
+    execFileSync(`${ROOT}node_modules/.bin/swc`, [...sources, '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'], { cwd: ROOT });
+    const options = {
+      budgetModule: `${ROOT}dist/libs/weex-client/src/budget/redis-weight-budget.js`,
+      redisUrl: REDIS_URL,
+      prefix,
+      apiKey: API_KEY,
+      limits: limitsOf(60_000),
+      now: 1_000_000 * 60_000 + 30_000,
+      calls: 6,
+      deadlineMs: 1_500,
+    };
+    const children = [0, 1].map(() => fork(`${ROOT}test/support/budget-process.mjs`, [JSON.stringify(options)], { stdio: 'inherit' }));
+    await Promise.all(children.map((c) => once(c, 'message')));
+    const reports = children.map((c) => once(c, 'message').then(([m]) => (m as { granted: number }).granted));
+    for (const child of children) child.send('go');
+    const granted = await Promise.all(reports);
+    expect(granted.reduce((a, b) => a + b)).toBe(ORDER_INFO_PER_WINDOW);
+    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+  }, 20_000);
+});
