@@ -28,6 +28,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     DATA_DIR: dataDir,
     QUEUE_PREFIX: `test-${randomBytes(4).toString('hex')}`,
     WEEX_BASE_URL: simulator.url,
+    WEEX_SPOT_BASE_URL: simulator.spotUrl,
     UPLOAD_BACKOFF_MS: '50',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', // TEST_LOG_LEVEL=debug shows the gateway's logs
     ...env,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readBatch } from '#libs/ai-log';
-import { AgentAuthGuard, type AgentRequest } from '#libs/accounts';
+import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
 import { GatewayConfig } from '#libs/config';
 import { validateBody } from '#libs/http';
 import { IdempotencyInterceptor } from '#libs/idempotency';
@@ -15,6 +15,7 @@ export class AiLogsController {
 
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
   @Post()
+  @RequireScope('logs:write')
   @HttpCode(202)
   @UseInterceptors(IdempotencyInterceptor)
   create(@Body() body: unknown, @Req() req: AgentRequest): Promise<Accepted> {
@@ -26,6 +27,7 @@ export class AiLogsController {
    * committed together before the answer; one bad item does not reject the others.
    */
   @Post('batch')
+  @RequireScope('logs:write')
   @HttpCode(207)
   @UseInterceptors(IdempotencyInterceptor)
   async createBatch(@Body() body: unknown, @Req() req: AgentRequest): Promise<{ results: BatchItemResult[] }> {

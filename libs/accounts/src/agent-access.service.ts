@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
-import { GatewayConfig } from '#libs/config';
+import { AGENT_SCOPES, type AgentScope, GatewayConfig } from '#libs/config';
 import { AccountsRepository } from './accounts.repository.js';
 import { generateAgentKey } from './agent-key.js';
 
@@ -25,7 +25,8 @@ export class AgentAccessService {
   async ensureDefaultAccess(): Promise<AgentAccess> {
     await this.accounts.ensureAccount(DEFAULT_ACCOUNT_ID, this.config.sandbox ? 'Sandbox account' : 'Default account');
     if (this.config.agentApiKey) {
-      await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, this.config.agentApiKey, 'AGENT_API_KEY');
+      const scopes = this.config.agentApiKeyScopes.split(',').map((s) => s.trim() as AgentScope);
+      await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, this.config.agentApiKey, 'AGENT_API_KEY', scopes);
       return {};
     }
     if (!this.config.sandbox) {
@@ -33,7 +34,7 @@ export class AgentAccessService {
       return {};
     }
     const sandboxKey = this.sandboxKey();
-    await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, sandboxKey, 'sandbox');
+    await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, sandboxKey, 'sandbox', AGENT_SCOPES);
     return { sandboxKey };
   }
 

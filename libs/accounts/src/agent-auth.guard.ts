@@ -1,4 +1,13 @@
-import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { AgentScope } from '#libs/config';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
 
 /** The agent a request was authenticated as; set by AgentAuthGuard. */
@@ -7,10 +16,21 @@ export interface AgentRequest {
   agent?: AgentIdentity;
 }
 
-/** Accepts `Authorization: Bearer <agent key>` for a key that exists and is not revoked. */
+const REQUIRED_SCOPE = 'agent:required-scope';
+
+/** The scope an agent key needs for a handler (or every handler of a controller). */
+export const RequireScope = (scope: AgentScope) => SetMetadata(REQUIRED_SCOPE, scope);
+
+/**
+ * Accepts `Authorization: Bearer <agent key>` for a key that exists and is not revoked (401 otherwise), and that
+ * carries the scope the handler requires (403 otherwise, naming the scope).
+ */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
-  constructor(private readonly accounts: AccountsRepository) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AgentRequest>();
@@ -19,6 +39,8 @@ export class AgentAuthGuard implements CanActivate {
     if (!match) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
     const agent = await this.accounts.findActiveKey(match[1]);
     if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
+    const scope = this.reflector.getAllAndOverride<AgentScope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    if (scope && !agent.scopes.includes(scope)) throw new ForbiddenException(`this agent key lacks the scope ${scope}`);
     request.agent = agent;
     return true;
   }

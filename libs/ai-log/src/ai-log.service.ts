@@ -81,7 +81,8 @@ export class AiLogService {
 function toNewLog(dto: CreateAiLogDto, author: Author): NewAiLog {
   return {
     id: uuidv7(),
-    ...author,
+    accountId: author.accountId,
+    agentKeyId: author.agentKeyId,
     orderId: dto.orderId == null ? undefined : (readOrderId(dto.orderId) as { digits: string }).digits,
     stage: dto.stage,
     model: dto.model,

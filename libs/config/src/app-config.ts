@@ -1,4 +1,10 @@
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+/** What an agent key may do: post logs, read the exchange account, cancel orders. */
+export const AGENT_SCOPES = ['logs:write', 'exchange:read', 'exchange:cancel'] as const;
+export type AgentScope = (typeof AGENT_SCOPES)[number];
+const SCOPE = `(?:${AGENT_SCOPES.join('|')})`;
+const SCOPE_LIST = new RegExp(`^\\s*${SCOPE}\\s*(?:,\\s*${SCOPE}\\s*)*$`);
 
 const url = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const pgUrl = { require_tld: false, require_protocol: true, protocols: ['postgres', 'postgresql'] };
@@ -28,6 +34,9 @@ export class AppConfig {
   @IsInt() @Min(100) weexWeightWindowMs: number;
 
   @IsOptional() @IsString() @MinLength(16) agentApiKey?: string;
+  /** Comma-separated; each one of AGENT_SCOPES. */
+  @Matches(SCOPE_LIST, { message: `agentApiKeyScopes must be a comma-separated list of ${AGENT_SCOPES.join(', ')}` })
+  agentApiKeyScopes: string;
   @IsOptional() @IsString() @MinLength(16) adminToken?: string;
 
   @IsInt() @Min(0) @Max(65535) simPort: number;

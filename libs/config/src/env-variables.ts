@@ -28,6 +28,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   WEEX_UID_WEIGHT_LIMIT: { key: 'weexUidWeightLimit', kind: 'int', default: 500 },
   WEEX_WEIGHT_WINDOW_MS: { key: 'weexWeightWindowMs', kind: 'int', default: 10_000 },
   AGENT_API_KEY: { key: 'agentApiKey', kind: 'string' },
+  AGENT_API_KEY_SCOPES: { key: 'agentApiKeyScopes', kind: 'string', default: 'logs:write,exchange:read,exchange:cancel' },
   ADMIN_TOKEN: { key: 'adminToken', kind: 'string' },
   SIM_PORT: { key: 'simPort', kind: 'int', default: 3100 },
   SIM_SPOT_PORT: { key: 'simSpotPort', kind: 'int', default: 3101 },
