@@ -33,6 +33,27 @@ function createRuntime(config: GatewayConfig): WeexRuntime {
 }
 
 /**
+ * The exchange client of each account the gateway serves. Today one account, `default`, with the configured
+ * credentials; callers that act for an agent ask by the agent's account so that more accounts slot in here.
+ */
+export class WeexAccountClients {
+  constructor(
+    private readonly defaultAccountId: string,
+    private readonly client: WeexClient,
+  ) {}
+
+  /** The account's client, or undefined when the gateway holds no credentials for it. */
+  forAccount(accountId: string): WeexClient | undefined {
+    return accountId === this.defaultAccountId ? this.client : undefined;
+  }
+
+  /** Every account with credentials, for jobs that run per account. */
+  accountIds(): string[] {
+    return [this.defaultAccountId];
+  }
+}
+
+/**
  * Wraps the framework-free client for Nest: one WeexClient per process for the configured account, its weight
  * budget in Redis when REDIS_URL is set (shared by every process of the deployment that uses the account), in
  * memory otherwise.
@@ -41,8 +62,10 @@ function createRuntime(config: GatewayConfig): WeexRuntime {
   providers: [
     { provide: WEEX_RUNTIME, inject: [GatewayConfig], useFactory: createRuntime },
     { provide: WeexClient, inject: [WEEX_RUNTIME], useFactory: (runtime: WeexRuntime) => runtime.client },
+    // 'default' is DEFAULT_ACCOUNT_ID of libs/accounts, written out so that this lib does not depend on that one.
+    { provide: WeexAccountClients, inject: [WEEX_RUNTIME], useFactory: (runtime: WeexRuntime) => new WeexAccountClients('default', runtime.client) },
   ],
-  exports: [WeexClient],
+  exports: [WeexClient, WeexAccountClients],
 })
 export class WeexModule implements OnApplicationShutdown {
   constructor(@Inject(WEEX_RUNTIME) private readonly runtime: WeexRuntime) {}
