@@ -17,6 +17,7 @@ export function banner(config: GatewayConfig, gateway: RunningGateway): string {
     mode,
     `Database: ${config.embeddedDatabase ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL'}; queue: ${config.redisUrl ? 'Redis' : 'BullMQ on PostgreSQL'}`,
     `Agent key for the ${config.sandbox ? 'sandbox' : 'default'} account: ${key}`,
+    ...(gateway.api.access.sandboxAdminToken ? [`Admin token (admin endpoints, queue dashboard at ${gateway.api.url}/admin/queues): ${gateway.api.access.sandboxAdminToken}`] : []),
     '',
     'Post a log:',
     `  curl -s -X POST ${gateway.api.url}/v1/ai-logs \\`,

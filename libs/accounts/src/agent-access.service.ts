@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { AGENT_SCOPES, type AgentScope, GatewayConfig } from '#libs/config';
 import { AccountsRepository } from './accounts.repository.js';
 import { generateAgentKey } from './agent-key.js';
+import { readOrCreateSecretFile } from './secret-file.js';
 
 export const DEFAULT_ACCOUNT_ID = 'default';
 
@@ -33,18 +32,8 @@ export class AgentAccessService {
       this.logger.warn('No AGENT_API_KEY is set: no agent can post logs to the default account.');
       return {};
     }
-    const sandboxKey = this.sandboxKey();
+    const sandboxKey = readOrCreateSecretFile(this.config.dataDir, 'sandbox-agent-key', generateAgentKey);
     await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, sandboxKey, 'sandbox', AGENT_SCOPES);
     return { sandboxKey };
-  }
-
-  /** One sandbox key per data directory, kept there so that it survives restarts like the data does. */
-  private sandboxKey(): string {
-    const file = join(this.config.dataDir, 'sandbox-agent-key');
-    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-    mkdirSync(this.config.dataDir, { recursive: true });
-    const key = generateAgentKey();
-    writeFileSync(file, `${key}\n`, { mode: 0o600 });
-    return key;
   }
 }
