@@ -4,6 +4,8 @@ import { AiLogModule } from '#libs/ai-log';
 import type { GatewayConfig } from '#libs/config';
 import { IdempotencyModule } from '#libs/idempotency';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
+import { AccountRegistryController } from './admin/account-registry.controller.js';
+import { AgentKeysController } from './admin/agent-keys.controller.js';
 import { AiLogsController } from './ai-logs.controller.js';
 
 /** The HTTP service agents and operators call. */
@@ -13,7 +15,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule],
-      controllers: [AiLogsController],
+      controllers: [AiLogsController, AccountRegistryController, AgentKeysController],
     };
   }
 }

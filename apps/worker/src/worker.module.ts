@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
 import type { GatewayConfig } from '#libs/config';
 import { IdempotencyModule } from '#libs/idempotency';
@@ -13,7 +14,8 @@ export class WorkerModule {
   static forRoot(config: GatewayConfig, runtime: Runtime): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [RuntimeModule.forRoot(config, runtime), AiLogModule, IdempotencyModule],
+      // AccountsModule gives the accounts an admin added their exchange clients in this process too.
+      imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule],
       providers: [AiLogUploadProcessor, RelayScheduler, IdempotencyPurgeScheduler],
     };
   }

@@ -1,12 +1,29 @@
 import { Module } from '@nestjs/common';
+import { WeexModule } from '#libs/weex-client';
+import { AccountAdminService } from './account-admin.service.js';
+import { AccountClientsLoader } from './account-clients.loader.js';
+import { AccountSecrets } from './account-secrets.js';
 import { AccountsRepository } from './accounts.repository.js';
-import { AgentAccessService } from './agent-access.service.js';
 import { AdminAuthGuard } from './admin-auth.guard.js';
 import { AdminTokenService } from './admin-token.service.js';
+import { AgentAccessService } from './agent-access.service.js';
 import { AgentAuthGuard } from './agent-auth.guard.js';
+import { AgentRateLimiter } from './agent-rate-limiter.js';
 
+/** Accounts, their exchange clients, agent keys and the admin token. Both the API and the worker import it. */
 @Module({
-  providers: [AccountsRepository, AgentAccessService, AgentAuthGuard, AdminTokenService, AdminAuthGuard],
-  exports: [AccountsRepository, AgentAccessService, AgentAuthGuard, AdminTokenService, AdminAuthGuard],
+  imports: [WeexModule],
+  providers: [
+    AccountsRepository,
+    AgentAccessService,
+    AgentAuthGuard,
+    AgentRateLimiter,
+    AdminTokenService,
+    AdminAuthGuard,
+    AccountSecrets,
+    AccountClientsLoader,
+    AccountAdminService,
+  ],
+  exports: [AccountsRepository, AgentAccessService, AgentAuthGuard, AgentRateLimiter, AdminTokenService, AdminAuthGuard, AccountAdminService],
 })
 export class AccountsModule {}

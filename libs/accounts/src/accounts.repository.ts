@@ -8,6 +8,8 @@ export interface AgentIdentity {
   agentKeyId: string;
   accountId: string;
   scopes: readonly AgentScope[];
+  /** Null: the deployment's AGENT_RATE_LIMIT_PER_MIN. */
+  rateLimitPerMin: number | null;
 }
 
 @Injectable()
@@ -33,9 +35,9 @@ export class AccountsRepository {
   async findActiveKey(key: string): Promise<AgentIdentity | undefined> {
     const row = await this.prisma.agentKey.findUnique({
       where: { keyHash: hashAgentKey(key) },
-      select: { id: true, accountId: true, revokedAt: true, scopes: true },
+      select: { id: true, accountId: true, revokedAt: true, scopes: true, rateLimitPerMin: true },
     });
     if (!row || row.revokedAt) return undefined;
-    return { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[] };
+    return { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[], rateLimitPerMin: row.rateLimitPerMin };
   }
 }

@@ -2,6 +2,7 @@ import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
+  HttpException,
   Injectable,
   SetMetadata,
   UnauthorizedException,
@@ -9,6 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { AgentScope } from '#libs/config';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
+import { AgentRateLimiter } from './agent-rate-limiter.js';
 
 /** The agent a request was authenticated as; set by AgentAuthGuard. */
 export interface AgentRequest {
@@ -23,13 +25,15 @@ export const RequireScope = (scope: AgentScope) => SetMetadata(REQUIRED_SCOPE, s
 
 /**
  * Accepts `Authorization: Bearer <agent key>` for a key that exists and is not revoked (401 otherwise), and that
- * carries the scope the handler requires (403 otherwise, naming the scope).
+ * carries the scope the handler requires (403 otherwise, naming the scope), within the key's rate limit (429 with
+ * Retry-After otherwise).
  */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly reflector: Reflector,
+    private readonly rateLimiter: AgentRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -41,6 +45,12 @@ export class AgentAuthGuard implements CanActivate {
     if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
     const scope = this.reflector.getAllAndOverride<AgentScope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scope && !agent.scopes.includes(scope)) throw new ForbiddenException(`this agent key lacks the scope ${scope}`);
+    const waitMs = await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
+    if (waitMs !== undefined) {
+      const seconds = Math.ceil(waitMs / 1000);
+      context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header('Retry-After', String(seconds));
+      throw new HttpException({ code: 'RATE_LIMITED', message: `this agent key made too many requests; retry in ${seconds} s` }, 429);
+    }
     request.agent = agent;
     return true;
   }

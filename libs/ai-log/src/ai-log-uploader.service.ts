@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { GatewayConfig } from '#libs/config';
 import { AiLogStatus, type AiLog } from '#libs/database';
 import { JobName, QueueName } from '#libs/queue';
-import { UPLOAD_AI_LOG_PATHS, type UploadAiLogResult, WeexApiError, WeexClient } from '#libs/weex-client';
+import { UPLOAD_AI_LOG_PATHS, type UploadAiLogResult, WeexAccountClients, WeexApiError } from '#libs/weex-client';
 import { AiLogRepository, type AttemptRecord } from './ai-log.repository.js';
 import { uploadJobOptions } from './upload-job.js';
 
@@ -17,7 +17,7 @@ export class AiLogUploader {
 
   constructor(
     private readonly repository: AiLogRepository,
-    private readonly client: WeexClient,
+    private readonly clients: WeexAccountClients,
     private readonly config: GatewayConfig,
     @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
   ) {}
@@ -25,13 +25,20 @@ export class AiLogUploader {
   async upload(logId: string): Promise<UploadResult> {
     const log = await this.repository.claim(logId, this.config.uploadClaimMs);
     if (!log) return { status: 'skipped' };
+    const client = await this.clients.resolve(log.accountId);
+    if (!client) {
+      // Credentials that this process cannot read yet (an account just added elsewhere, or SECRETS_KEY wrong): wait.
+      this.logger.warn(`log ${log.id} not sent: no exchange credentials for account ${log.accountId} in this process`);
+      await this.repository.release(log.id, new Date(Date.now() + this.backoff(log.attemptCount + 1)));
+      return { status: 'skipped' };
+    }
     const startedAt = new Date();
     const version = this.config.weexUploadApiVersion;
-    const attempt = { url: `${this.config.weex.baseUrl}${UPLOAD_AI_LOG_PATHS[version]}`, startedAt };
+    const attempt = { url: `${client.transport.baseUrl}${UPLOAD_AI_LOG_PATHS[version]}`, startedAt };
     let res: UploadAiLogResult;
     try {
-      // Through the client, so that uploads spend the account's shared weight budget and wait for it.
-      res = await this.client.uploadAiLog(toRequest(log), version);
+      // Through the account's client, so that uploads spend its shared weight budget and wait for it.
+      res = await client.uploadAiLog(toRequest(log), version);
     } catch (error) {
       if (error instanceof WeexApiError) return this.recordFailure(log, attempt, error);
       // Anything else failed before a request was sent (the budget's store, say): give the log back untouched.

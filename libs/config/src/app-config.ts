@@ -38,6 +38,11 @@ export class AppConfig {
   @Matches(SCOPE_LIST, { message: `agentApiKeyScopes must be a comma-separated list of ${AGENT_SCOPES.join(', ')}` })
   agentApiKeyScopes: string;
   @IsOptional() @IsString() @MinLength(16) adminToken?: string;
+  /** 32 bytes, base64 or hex: the AES-256-GCM key that encrypts account credentials at rest. */
+  @IsOptional() @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'secretsKey must be 32 bytes as 64 hex digits or 44 base64 characters' })
+  secretsKey?: string;
+  /** Requests per minute per agent key (a key may have its own); 0 turns the limit off. */
+  @IsInt() @Min(0) agentRateLimitPerMin: number;
 
   @IsInt() @Min(0) @Max(65535) simPort: number;
   @IsInt() @Min(0) @Max(65535) simSpotPort: number;
@@ -52,6 +57,10 @@ export class AppConfig {
   @IsInt() @Min(1_000) uploadClaimMs: number;
   @IsInt() @Min(100) relayIntervalMs: number;
   @IsInt() @Min(86_400_000) idempotencyKeyTtlMs: number;
+  /** How often each worker syncs orders, plan orders and trades of every account into the evidence tables. */
+  @IsInt() @Min(1_000) evidenceSyncIntervalMs: number;
+  /** How far back the first sync of an account reaches; WEEX serves trades at most 365 days back. */
+  @IsInt() @Min(1) @Max(365) evidenceSyncLookbackDays: number;
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']) logLevel: string;
 }

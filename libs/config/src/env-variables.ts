@@ -30,6 +30,8 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   AGENT_API_KEY: { key: 'agentApiKey', kind: 'string' },
   AGENT_API_KEY_SCOPES: { key: 'agentApiKeyScopes', kind: 'string', default: 'logs:write,exchange:read,exchange:cancel' },
   ADMIN_TOKEN: { key: 'adminToken', kind: 'string' },
+  SECRETS_KEY: { key: 'secretsKey', kind: 'string' },
+  AGENT_RATE_LIMIT_PER_MIN: { key: 'agentRateLimitPerMin', kind: 'int', default: 6_000 },
   SIM_PORT: { key: 'simPort', kind: 'int', default: 3100 },
   SIM_SPOT_PORT: { key: 'simSpotPort', kind: 'int', default: 3101 },
   SIM_URL: { key: 'simUrl', kind: 'string' },
@@ -42,6 +44,8 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   UPLOAD_CLAIM_MS: { key: 'uploadClaimMs', kind: 'int', default: 60_000 },
   RELAY_INTERVAL_MS: { key: 'relayIntervalMs', kind: 'int', default: 2_000 },
   IDEMPOTENCY_KEY_TTL_MS: { key: 'idempotencyKeyTtlMs', kind: 'int', default: 86_400_000 },
+  EVIDENCE_SYNC_INTERVAL_MS: { key: 'evidenceSyncIntervalMs', kind: 'int', default: 60_000 },
+  EVIDENCE_SYNC_LOOKBACK_DAYS: { key: 'evidenceSyncLookbackDays', kind: 'int', default: 90 },
   LOG_LEVEL: { key: 'logLevel', kind: 'string', default: 'log' },
 };
 

@@ -57,6 +57,11 @@ export class WeexTransport {
   }
 
   /** Last measured `serverTime - localTime`, in ms; undefined before the first sync. */
+  /** The contract host this transport sends to. */
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
   get clockOffsetMs(): number | undefined {
     return this.offsetMs;
   }

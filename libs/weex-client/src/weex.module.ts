@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { GatewayConfig } from '#libs/config';
@@ -5,65 +6,126 @@ import { createMemoryWeightBudget } from './budget/memory-weight-budget.js';
 import { createRedisWeightBudget } from './budget/redis-weight-budget.js';
 import type { BudgetLimits } from './budget/weight-budget.js';
 import { WeexClient } from './weex-client.js';
+import type { WeexCredentials } from './weex-transport.js';
 
-/** Token of the configured account's client together with what it owns: its budget's Redis connection, if any. */
+/** How to reach the exchange for one account; unset fields take the deployment's settings. */
+export interface AccountExchangeSettings {
+  credentials: WeexCredentials;
+  baseUrl?: string | null;
+  spotBaseUrl?: string | null;
+  ipWeightLimit?: number | null;
+  uidWeightLimit?: number | null;
+}
+
+/** Token of what the module owns: the client factory and its budgets' Redis connection, if any. */
 const WEEX_RUNTIME = Symbol('WEEX_RUNTIME');
 
 interface WeexRuntime {
-  client: WeexClient;
+  build(settings: AccountExchangeSettings): WeexClient;
   redis?: Redis;
 }
 
 function createRuntime(config: GatewayConfig): WeexRuntime {
   // Its own connection: rate-limiter-flexible defines a script command on it.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
-  const budget = (now: () => number) => {
-    const window = config.weexWeightWindowMs;
-    const limits: BudgetLimits = {
-      ip: { limit: config.weexIpWeightLimit, windowMs: window },
-      uid: { limit: config.weexUidWeightLimit, windowMs: window },
-      now,
+  const build = (settings: AccountExchangeSettings) => {
+    const budget = (now: () => number) => {
+      const window = config.weexWeightWindowMs;
+      const limits: BudgetLimits = {
+        ip: { limit: settings.ipWeightLimit ?? config.weexIpWeightLimit, windowMs: window },
+        uid: { limit: settings.uidWeightLimit ?? config.weexUidWeightLimit, windowMs: window },
+        now,
+      };
+      const { apiKey } = settings.credentials;
+      // In Redis the IP budget is one key for every account of the deployment, the UID budget one per API key.
+      return redis ? createRedisWeightBudget({ redis, prefix: config.queuePrefix, apiKey, limits }) : createMemoryWeightBudget(limits);
     };
-    const { apiKey } = config.weex.credentials;
-    return redis ? createRedisWeightBudget({ redis, prefix: config.queuePrefix, apiKey, limits }) : createMemoryWeightBudget(limits);
+    return new WeexClient({
+      baseUrl: settings.baseUrl ?? config.weex.baseUrl,
+      spotBaseUrl: settings.spotBaseUrl ?? config.weex.spotBaseUrl,
+      credentials: settings.credentials,
+      timeoutMs: config.weexTimeoutMs,
+      budget,
+    });
   };
-  const { baseUrl, spotBaseUrl, credentials } = config.weex;
-  const client = new WeexClient({ baseUrl, spotBaseUrl, credentials, timeoutMs: config.weexTimeoutMs, budget });
-  return { client, redis };
+  return { build, redis };
 }
 
 /**
- * The exchange client of each account the gateway serves. Today one account, `default`, with the configured
- * credentials; callers that act for an agent ask by the agent's account so that more accounts slot in here.
+ * The exchange client of each account the gateway serves: `default`, with the configured credentials, and every
+ * account an admin added (registered by libs/accounts, which decrypts their credentials). Callers that act for an
+ * agent ask by the agent's account.
  */
 export class WeexAccountClients {
+  private readonly clients = new Map<string, { client: WeexClient; fingerprint: string }>();
+  private reload?: () => Promise<void>;
+  private reloading?: Promise<void>;
+
   constructor(
-    private readonly defaultAccountId: string,
-    private readonly client: WeexClient,
-  ) {}
+    private readonly build: (settings: AccountExchangeSettings) => WeexClient,
+    readonly defaultAccountId: string,
+    defaultClient: WeexClient,
+  ) {
+    this.clients.set(defaultAccountId, { client: defaultClient, fingerprint: '' });
+  }
 
   /** The account's client, or undefined when the gateway holds no credentials for it. */
   forAccount(accountId: string): WeexClient | undefined {
-    return accountId === this.defaultAccountId ? this.client : undefined;
+    return this.clients.get(accountId)?.client;
+  }
+
+  /**
+   * Like forAccount, but an unknown account first makes the loader read the accounts again (one read at a time), so
+   * that an account an admin added in another process is served at once rather than at the next periodic refresh.
+   */
+  async resolve(accountId: string): Promise<WeexClient | undefined> {
+    if (!this.clients.has(accountId) && this.reload) {
+      this.reloading ??= this.reload().finally(() => (this.reloading = undefined));
+      await this.reloading.catch(() => undefined);
+    }
+    return this.forAccount(accountId);
+  }
+
+  /** Set by whoever registers the accounts (libs/accounts), for resolve. */
+  setReload(reload: () => Promise<void>): void {
+    this.reload = reload;
   }
 
   /** Every account with credentials, for jobs that run per account. */
   accountIds(): string[] {
-    return [this.defaultAccountId];
+    return [...this.clients.keys()];
+  }
+
+  /** Adds or replaces an account's client; unchanged settings keep the client (and its measured clock offset). */
+  register(accountId: string, settings: AccountExchangeSettings): void {
+    if (accountId === this.defaultAccountId) throw new Error('the default account takes its credentials from the configuration');
+    // A digest, so that the credentials are not kept a second time in memory as text.
+    const fingerprint = createHash('sha256').update(JSON.stringify(settings)).digest('hex');
+    if (this.clients.get(accountId)?.fingerprint === fingerprint) return;
+    this.clients.set(accountId, { client: this.build(settings), fingerprint });
+  }
+
+  unregister(accountId: string): void {
+    if (accountId !== this.defaultAccountId) this.clients.delete(accountId);
   }
 }
 
 /**
- * Wraps the framework-free client for Nest: one WeexClient per process for the configured account, its weight
- * budget in Redis when REDIS_URL is set (shared by every process of the deployment that uses the account), in
- * memory otherwise.
+ * Wraps the framework-free client for Nest: one WeexClient per account per process, its weight budget in Redis when
+ * REDIS_URL is set (shared by every process of the deployment that uses the account), in memory otherwise.
+ * `WeexClient` itself is the default account's client.
  */
 @Module({
   providers: [
     { provide: WEEX_RUNTIME, inject: [GatewayConfig], useFactory: createRuntime },
-    { provide: WeexClient, inject: [WEEX_RUNTIME], useFactory: (runtime: WeexRuntime) => runtime.client },
-    // 'default' is DEFAULT_ACCOUNT_ID of libs/accounts, written out so that this lib does not depend on that one.
-    { provide: WeexAccountClients, inject: [WEEX_RUNTIME], useFactory: (runtime: WeexRuntime) => new WeexAccountClients('default', runtime.client) },
+    {
+      provide: WeexAccountClients,
+      inject: [WEEX_RUNTIME, GatewayConfig],
+      // 'default' is DEFAULT_ACCOUNT_ID of libs/accounts, written out so that this lib does not depend on that one.
+      useFactory: (runtime: WeexRuntime, config: GatewayConfig) =>
+        new WeexAccountClients(runtime.build, 'default', runtime.build({ credentials: config.weex.credentials })),
+    },
+    { provide: WeexClient, inject: [WeexAccountClients], useFactory: (clients: WeexAccountClients) => clients.forAccount('default') },
   ],
   exports: [WeexClient, WeexAccountClients],
 })

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import type { AgentScope } from '#libs/config';
+import { PrismaService } from '#libs/database';
+import { AccountClientsLoader } from './account-clients.loader.js';
+import { AccountSecrets } from './account-secrets.js';
+import type { AccountCredentialsDto, CreateAccountDto, CreateAgentKeyDto } from './admin.dto.js';
+import { generateAgentKey, hashAgentKey } from './agent-key.js';
+
+/** An account as admins see it: never its credentials. */
+export interface AccountView {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** `config` for the default account (credentials from the environment), `stored` when encrypted in the database. */
+  credentials: 'config' | 'stored' | 'none';
+  baseUrl: string | null;
+  spotBaseUrl: string | null;
+  ipWeightLimit: number | null;
+  uidWeightLimit: number | null;
+  uploadsPausedAt: string | null;
+}
+
+export interface AgentKeyView {
+  id: string;
+  accountId: string;
+  label: string;
+  scopes: string[];
+  rateLimitPerMin: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+const DEFAULT_SCOPES: AgentScope[] = ['logs:write', 'exchange:read'];
+
+/** What admins do to accounts and agent keys. Secrets go in encrypted and never come out. */
+@Injectable()
+export class AccountAdminService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly secrets: AccountSecrets,
+    private readonly loader: AccountClientsLoader,
+  ) {}
+
+  async createAccount(dto: CreateAccountDto): Promise<AccountView> {
+    const credentialsEnc = this.secrets.seal(dto.id, dto);
+    const { id, name, baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit } = dto;
+    const inserted = await this.prisma.$executeRaw`
+      INSERT INTO accounts (id, name, credentials_enc, base_url, spot_base_url, ip_weight_limit, uid_weight_limit)
+      VALUES (${id}, ${name}, ${credentialsEnc}, ${baseUrl ?? null}, ${spotBaseUrl ?? null}, ${ipWeightLimit ?? null}, ${uidWeightLimit ?? null})
+      ON CONFLICT (id) DO NOTHING`;
+    if (inserted === 0) throw new ConflictException(`account ${id} exists already`);
+    await this.loader.refresh();
+    return this.account(id);
+  }
+
+  /** Rotates an account's credentials; the new ones are used by every process within a refresh interval. */
+  async replaceCredentials(id: string, dto: AccountCredentialsDto): Promise<AccountView> {
+    if (id === 'default') throw new ConflictException('the default account takes its credentials from WEEX_API_* variables');
+    await this.account(id);
+    await this.prisma.account.update({ where: { id }, data: { credentialsEnc: this.secrets.seal(id, dto) } });
+    await this.loader.refresh();
+    return this.account(id);
+  }
+
+  async listAccounts(): Promise<AccountView[]> {
+    const rows = await this.prisma.account.findMany({ orderBy: { createdAt: 'asc' } });
+    return rows.map(toAccountView);
+  }
+
+  async account(id: string): Promise<AccountView> {
+    const row = await this.prisma.account.findUnique({ where: { id } });
+    if (!row) throw new NotFoundException(`no account ${id}`);
+    return toAccountView(row);
+  }
+
+  /** Makes a key for an agent of the account. The key is in this answer only: the database keeps its SHA-256. */
+  async createAgentKey(dto: CreateAgentKeyDto): Promise<AgentKeyView & { key: string }> {
+    await this.account(dto.accountId);
+    const key = generateAgentKey();
+    const row = await this.prisma.agentKey.create({
+      data: {
+        id: randomUUID(),
+        accountId: dto.accountId,
+        keyHash: hashAgentKey(key),
+        label: dto.label,
+        scopes: dto.scopes ?? DEFAULT_SCOPES,
+        rateLimitPerMin: dto.rateLimitPerMin ?? null,
+      },
+    });
+    return { ...toAgentKeyView(row), key };
+  }
+
+  async listAgentKeys(accountId?: string): Promise<AgentKeyView[]> {
+    const rows = await this.prisma.agentKey.findMany({ where: accountId ? { accountId } : {}, orderBy: { createdAt: 'asc' } });
+    return rows.map(toAgentKeyView);
+  }
+
+  /** Revocation takes effect on the key's next request; revoking twice keeps the first time. */
+  async revokeAgentKey(id: string): Promise<AgentKeyView> {
+    const row = await this.prisma.agentKey.findUnique({ where: { id } });
+    if (!row) throw new NotFoundException(`no agent key ${id}`);
+    if (row.revokedAt) return toAgentKeyView(row);
+    return toAgentKeyView(await this.prisma.agentKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+  }
+}
+
+type AccountRow = Awaited<ReturnType<PrismaService['account']['findMany']>>[number];
+type AgentKeyRow = Awaited<ReturnType<PrismaService['agentKey']['findMany']>>[number];
+
+function toAccountView(row: AccountRow): AccountView {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+    credentials: row.id === 'default' ? 'config' : row.credentialsEnc ? 'stored' : 'none',
+    baseUrl: row.baseUrl,
+    spotBaseUrl: row.spotBaseUrl,
+    ipWeightLimit: row.ipWeightLimit,
+    uidWeightLimit: row.uidWeightLimit,
+    uploadsPausedAt: row.uploadsPausedAt?.toISOString() ?? null,
+  };
+}
+
+function toAgentKeyView(row: AgentKeyRow): AgentKeyView {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    label: row.label,
+    scopes: row.scopes,
+    rateLimitPerMin: row.rateLimitPerMin,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
