@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AdminTokenService, type AgentAccess, AgentAccessService } from '#libs/accounts';
-import { logLevelsFrom } from '#libs/common';
-import type { GatewayConfig } from '#libs/config';
+import { type GatewayConfig, secretValues } from '#libs/config';
 import { configureHttpApp, createHttpAdapter, HttpExceptionFilter } from '#libs/http';
+import { createLogger, PinoNestLogger } from '#libs/logging';
 import type { Runtime } from '#libs/runtime';
 import { ApiModule } from './api.module.js';
 
@@ -18,9 +18,10 @@ export interface RunningApi {
 
 /** Starts the HTTP API on config.host:config.port (0 picks a free port). */
 export async function startApi(config: GatewayConfig, runtime: Runtime): Promise<RunningApi> {
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, runtime), createHttpAdapter(), {
+  const logger = createLogger({ level: config.logLevel, name: 'api', secrets: secretValues(config) });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, runtime), createHttpAdapter(undefined, logger), {
     bodyParser: false,
-    logger: logLevelsFrom(config.logLevel),
+    logger: new PinoNestLogger(logger),
   });
   configureHttpApp(app);
   app.useGlobalFilters(new HttpExceptionFilter());
@@ -29,3 +30,4 @@ export async function startApi(config: GatewayConfig, runtime: Runtime): Promise
   await app.listen(config.port, config.host);
   return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1'), access };
 }
+

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '#libs/database';
+import { registerSecret } from '#libs/logging';
 import { WeexAccountClients } from '#libs/weex-client';
 import { AccountSecrets } from './account-secrets.js';
 
@@ -40,6 +41,7 @@ export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDes
       if (row.id === this.clients.defaultAccountId) continue;
       try {
         const credentials = this.secrets.open(row.id, row.credentialsEnc!);
+        for (const value of Object.values(credentials)) registerSecret(value);
         const { baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit } = row;
         this.clients.register(row.id, { credentials, baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit });
         seen.add(row.id);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictException, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
+import { registerSecret } from '#libs/logging';
 import { open, seal, secretsKeyFrom } from './secret-box.js';
 import { readOrCreateSecretFile } from './secret-file.js';
 
@@ -25,6 +26,7 @@ export class AccountSecrets {
     const key = this.secretsKey();
     if (!key) throw new ConflictException('set SECRETS_KEY (32 bytes, hex or base64) to store account credentials');
     const { apiKey, secret, passphrase } = credentials;
+    for (const value of [apiKey, secret, passphrase]) registerSecret(value);
     return seal(key, JSON.stringify({ apiKey, secret, passphrase }), accountId);
   }
 

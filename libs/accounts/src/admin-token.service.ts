@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
+import { registerSecret } from '#libs/logging';
 import { readOrCreateSecretFile } from './secret-file.js';
 
 /**
@@ -19,6 +20,7 @@ export class AdminTokenService {
         this.config.adminToken ??
         (this.config.sandbox ? readOrCreateSecretFile(this.config.dataDir, 'sandbox-admin-token', () => `adm_${randomBytes(24).toString('base64url')}`) : null);
     }
+    registerSecret(this.cached);
     return this.cached ?? undefined;
   }
 

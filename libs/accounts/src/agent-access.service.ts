@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AGENT_SCOPES, type AgentScope, GatewayConfig } from '#libs/config';
+import { registerSecret } from '#libs/logging';
 import { AccountsRepository } from './accounts.repository.js';
 import { generateAgentKey } from './agent-key.js';
 import { readOrCreateSecretFile } from './secret-file.js';
@@ -33,6 +34,7 @@ export class AgentAccessService {
       return {};
     }
     const sandboxKey = readOrCreateSecretFile(this.config.dataDir, 'sandbox-agent-key', generateAgentKey);
+    registerSecret(sandboxKey);
     await this.accounts.ensureAgentKey(DEFAULT_ACCOUNT_ID, sandboxKey, 'sandbox', AGENT_SCOPES);
     return { sandboxKey };
   }

@@ -40,7 +40,12 @@ export class AiLogUploader {
       // Through the account's client, so that uploads spend its shared weight budget and wait for it.
       res = await client.uploadAiLog(toRequest(log), version);
     } catch (error) {
-      if (error instanceof WeexApiError) return this.recordFailure(log, attempt, error);
+      if (error instanceof WeexApiError) {
+        // Credentials rotated through another process reach this one at its next refresh; until then an auth refusal
+        // may only mean this process's client is stale, and the log deserves another try with the new one.
+        const stale = error.kind === 'auth' && (await this.clients.replacedSince(log.accountId, client));
+        return this.recordFailure(log, attempt, error, stale);
+      }
       // Anything else failed before a request was sent (the budget's store, say): give the log back untouched.
       this.logger.warn(`log ${log.id} not sent: ${(error as Error).message}`);
       await this.repository.release(log.id, new Date(Date.now() + this.backoff(log.attemptCount)));
@@ -52,18 +57,24 @@ export class AiLogUploader {
     return { status: 'uploaded' };
   }
 
-  private async recordFailure(log: AiLog, attempt: Pick<AttemptRecord, 'url' | 'startedAt'>, error: WeexApiError): Promise<UploadResult> {
+  private async recordFailure(
+    log: AiLog,
+    attempt: Pick<AttemptRecord, 'url' | 'startedAt'>,
+    error: WeexApiError,
+    staleCredentials = false,
+  ): Promise<UploadResult> {
+    const retryable = error.retryable || staleCredentials;
     const retryInMs = this.backoff(log.attemptCount);
     const nextAttemptAt = new Date(Date.now() + retryInMs);
     // Transient failures are retried until the horizon: the next attempt would start after it, so there is none.
     const pastHorizon = nextAttemptAt.getTime() - log.receivedAt.getTime() > this.config.uploadRetryHorizonMs;
-    const giveUp = !error.retryable || pastHorizon;
-    const reason = `${error.kind}: ${error.message}${error.retryable && giveUp ? ` (gave up after ${log.attemptCount} attempts over the retry horizon)` : ''}`;
+    const giveUp = !retryable || pastHorizon;
+    const reason = `${error.kind}: ${error.message}${retryable && giveUp ? ` (gave up after ${log.attemptCount} attempts over the retry horizon)` : ''}`;
     const record: AttemptRecord = {
       ...attempt,
       target: target(error.details.simulator ?? false, this.config),
       finishedAt: new Date(),
-      outcome: error.kind === 'uncertain' ? 'uncertain' : error.retryable ? 'retryable' : 'permanent',
+      outcome: error.kind === 'uncertain' ? 'uncertain' : retryable ? 'retryable' : 'permanent',
       httpStatus: error.httpStatus,
       exchangeCode: error.code,
       exchangeMessage: error.message,

@@ -50,3 +50,8 @@ export function resolveConfig(config: AppConfig): GatewayConfig {
   Object.setPrototypeOf(resolved, GatewayConfig.prototype);
   return resolved as GatewayConfig;
 }
+
+/** The configured values this process must never write to a log or an answer. */
+export function secretValues(config: AppConfig): Array<string | undefined> {
+  return [config.weexApiKey, config.weexApiSecret, config.weexApiPassphrase, config.adminToken, config.agentApiKey, config.secretsKey];
+}

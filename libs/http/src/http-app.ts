@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { parseJson, stringifyJson } from '#libs/common';
 
 /** Request bodies above this many bytes get 413. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
-/** The Fastify adapter every HTTP app uses: request ids from X-Request-Id (or new ones), and a body limit. */
-export function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT): FastifyAdapter {
+/**
+ * The Fastify adapter every HTTP app uses: request ids from X-Request-Id (or new ones), and a body limit. With a
+ * logger, each request is logged (method, url, status, time) under its request id.
+ */
+export function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    ...(logger ? { loggerInstance: logger } : {}),
   });
 }
 

@@ -79,11 +79,25 @@ export class WeexAccountClients {
    * that an account an admin added in another process is served at once rather than at the next periodic refresh.
    */
   async resolve(accountId: string): Promise<WeexClient | undefined> {
-    if (!this.clients.has(accountId) && this.reload) {
-      this.reloading ??= this.reload().finally(() => (this.reloading = undefined));
-      await this.reloading.catch(() => undefined);
-    }
+    if (!this.clients.has(accountId)) await this.reloadNow();
     return this.forAccount(accountId);
+  }
+
+  /**
+   * After the exchange refused a client's credentials: reads the accounts again and says whether the account now has
+   * another client (its credentials were rotated in another process since this one last looked).
+   */
+  async replacedSince(accountId: string, client: WeexClient): Promise<boolean> {
+    if (accountId === this.defaultAccountId) return false;
+    await this.reloadNow();
+    const current = this.forAccount(accountId);
+    return current !== undefined && current !== client;
+  }
+
+  private async reloadNow(): Promise<void> {
+    if (!this.reload) return;
+    this.reloading ??= this.reload().finally(() => (this.reloading = undefined));
+    await this.reloading.catch(() => undefined);
   }
 
   /** Set by whoever registers the accounts (libs/accounts), for resolve. */

@@ -1,0 +1,3 @@
+export * from './nest-logger.js';
+export * from './pino-logger.js';
+export * from './secret-scrubber.js';

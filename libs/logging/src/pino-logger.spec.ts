@@ -1,0 +1,36 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './pino-logger.js';
+import { registerSecret } from './secret-scrubber.js';
+import { PinoNestLogger } from './nest-logger.js';
+
+function capture(): { lines: () => any[]; destination: Writable } {
+  const chunks: string[] = [];
+  const destination = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
+  return { lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)), destination };
+}
+
+describe('JSON logs', () => {
+  it('writes one JSON line per event with level, name and the Nest context', () => {
+    const out = capture();
+    const logger = new PinoNestLogger(createLogger({ level: 'log', name: 'api', destination: out.destination }));
+    logger.log('started', 'Bootstrap');
+    logger.debug('not at this level', 'Bootstrap');
+    logger.error('it broke', 'Error: it broke\n    at x', 'Uploader');
+    expect(out.lines()).toEqual([
+      expect.objectContaining({ level: 30, name: 'api', context: 'Bootstrap', msg: 'started' }),
+      expect.objectContaining({ level: 50, context: 'Uploader', msg: 'it broke', stack: expect.stringContaining('at x') }),
+    ]);
+  });
+
+  it('redacts secret fields by path and registered secret values anywhere in a line', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'log', name: 'worker', secrets: ['configured-passphrase-1'], destination: out.destination });
+    registerSecret('account-secret-value-2');
+    logger.info({ req: { headers: { authorization: 'Bearer abc', 'access-sign': 'c2lnbmF0dXJl' } }, account: { secret: 'x' } }, 'request');
+    logger.warn('upload failed for key configured-passphrase-1 and account-secret-value-2 (nested "account-secret-value-2")');
+    const text = JSON.stringify(out.lines());
+    expect(text).not.toMatch(/Bearer abc|c2lnbmF0dXJl|configured-passphrase-1|account-secret-value-2/);
+    expect(out.lines()[0].req.headers.authorization).toBe('[redacted]');
+    expect(out.lines()[1].msg).toBe('upload failed for key [redacted] and [redacted] (nested "[redacted]")');
+  });
+});

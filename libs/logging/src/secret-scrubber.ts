@@ -1,0 +1,19 @@
+/** Values that must never appear in a log line, whatever code wrote it. */
+const secrets = new Set<string>();
+let pattern: RegExp | undefined;
+
+/**
+ * Registers a secret (credential, passphrase, token) so that every log line has it replaced by `[redacted]`: a last
+ * line of defence behind the rule that code never logs secrets. Short values are ignored, since they would redact
+ * ordinary words.
+ */
+export function registerSecret(value: string | undefined | null): void {
+  if (!value || value.length < 8 || secrets.has(value)) return;
+  secrets.add(value);
+  const alternatives = [...secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  pattern = new RegExp(alternatives.join('|'), 'g');
+}
+
+export function scrub(text: string): string {
+  return pattern && text.length > 0 ? text.replace(pattern, '[redacted]') : text;
+}
