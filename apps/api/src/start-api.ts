@@ -1,9 +1,13 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AdminTokenService, type AgentAccess, AgentAccessService } from '#libs/accounts';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { AdminAuthGuard, AdminTokenService, type AgentAccess, AgentAccessService } from '#libs/accounts';
+import { mountQueueDashboard } from '#libs/dashboard';
 import { type GatewayConfig, secretValues } from '#libs/config';
 import { configureHttpApp, createHttpAdapter, HttpExceptionFilter } from '#libs/http';
 import { createLogger, PinoNestLogger } from '#libs/logging';
+import { QueueName } from '#libs/queue';
 import type { Runtime } from '#libs/runtime';
 import { ApiModule } from './api.module.js';
 
@@ -25,6 +29,11 @@ export async function startApi(config: GatewayConfig, runtime: Runtime): Promise
   });
   configureHttpApp(app);
   app.useGlobalFilters(new HttpExceptionFilter());
+  const admin = app.get(AdminAuthGuard);
+  await mountQueueDashboard(app.getHttpAdapter().getInstance(), [app.get<Queue>(getQueueToken(QueueName.AiLogUpload))], {
+    token: () => app.get(AdminTokenService).token(),
+    matches: (header) => admin.matches(header),
+  });
   await app.init();
   const access = { ...(await app.get(AgentAccessService).ensureDefaultAccess()), sandboxAdminToken: app.get(AdminTokenService).sandboxToken() };
   await app.listen(config.port, config.host);

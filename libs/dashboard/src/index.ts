@@ -1,0 +1,2 @@
+export * from './dashboard-session.js';
+export * from './queue-dashboard.js';
