@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { AdminAuthGuard, AdminTokenService, type AgentAccess, AgentAccessService } from '#libs/accounts';
+import { setupApiDocs } from '#libs/api-docs';
 import { mountQueueDashboard } from '#libs/dashboard';
 import { type GatewayConfig, secretValues } from '#libs/config';
 import { configureHttpApp, createHttpAdapter, HttpExceptionFilter } from '#libs/http';
@@ -34,6 +35,7 @@ export async function startApi(config: GatewayConfig, runtime: Runtime): Promise
     token: () => app.get(AdminTokenService).token(),
     matches: (header) => admin.matches(header),
   });
+  setupApiDocs(app);
   await app.init();
   const access = { ...(await app.get(AgentAccessService).ensureDefaultAccess()), sandboxAdminToken: app.get(AdminTokenService).sandboxToken() };
   await app.listen(config.port, config.host);

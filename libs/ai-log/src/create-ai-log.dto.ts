@@ -7,6 +7,7 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { readOrderId } from './order-id.js';
 
 /** Explanations are limited to this many characters, counted as Unicode code points (an emoji counts once). */
@@ -16,6 +17,11 @@ export const MAX_EXPLANATION_CHARS = 1000;
 export class CreateAiLogDto {
   @IsOptional()
   @IsOrderId()
+  @JSONSchema({
+    description: 'The exchange order this decision led to: a JSON integer of any size or a string of digits, 1 to 2^63-1. Kept digit-exact.',
+    oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[0-9]+$' }],
+    example: '737185556881998184',
+  })
   orderId?: unknown;
 
   @IsString() @IsNotEmpty()
@@ -32,6 +38,7 @@ export class CreateAiLogDto {
 
   @IsString()
   @MaxCodePoints(MAX_EXPLANATION_CHARS)
+  @JSONSchema({ maxLength: MAX_EXPLANATION_CHARS, description: 'At most 1000 characters, counted as Unicode code points (an emoji counts once).' })
   explanation: string;
 }
 

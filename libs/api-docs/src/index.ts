@@ -1,0 +1,2 @@
+export * from './api-docs.js';
+export * from './decorators.js';
