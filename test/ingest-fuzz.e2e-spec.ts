@@ -78,6 +78,21 @@ describe('ingest never answers 5xx and never stores bad input (property-based)',
     expect(Number((await suite.db.query('SELECT count(*) FROM ai_logs')).rows[0].count)).toBe(0);
   }, 120_000);
 
+  it.each([
+    ['a stage', '{"stage":"a\\u0000b","model":"m","input":{"a":1},"output":{"b":2},"explanation":"e"}'],
+    ['an explanation, raw', '{"stage":"a","model":"m","input":{"a":1},"output":{"b":2},"explanation":"e\u0000"}'],
+    ['an input key', '{"stage":"a","model":"m","input":{"k\\u0000":1},"output":{"b":2},"explanation":"e"}'],
+  ])('refuses U+0000 in %s with a 400 (PostgreSQL text cannot hold it), for one log and a batch', async (_where, log) => {
+    if (!suite.harness) return;
+    for (const [body, path] of [[log, '/v1/ai-logs'], [`{"logs":[${log}]}`, '/v1/ai-logs/batch']]) {
+      const res = await post(body, path);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'UNSUPPORTED_CHARACTER', message: expect.stringContaining('U+0000') });
+    }
+    expect((await post('{"stage":"a\\\\u0000 is text","model":"m","input":{"a":1},"output":{"b":2},"explanation":"e"}')).status).toBe(202);
+    await suite.db.query('DELETE FROM ai_logs');
+  });
+
   it.each(badOrderIds)('refuses orderId %s with a 400 naming orderId', async (orderId) => {
     if (!suite.harness) return;
     const res = await post(text({ ...valid, orderId: `\u0000${orderId}` }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '#libs/config';
 import { type RunningGateway, startGateway } from '../../apps/standalone/src/start-gateway.js';
-import { type RunningSimulator, defaultSimAccounts, startSimulator } from '../../apps/exchange-sim/src/index.js';
+import { type RunningSimulator, type SimulatorOptions, defaultSimAccounts, startSimulator } from '../../apps/exchange-sim/src/index.js';
 
 export interface Harness {
   gateway: RunningGateway;
@@ -16,12 +16,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  /** Default true: the upload worker runs in the gateway's process. */
+  worker?: boolean;
+  /** Added to the test simulator's options, e.g. a `seedFile` with the test's own scenario. */
+  simulator?: SimulatorOptions;
+}
+
 /**
  * The gateway as `npm start` composes it, on free ports, against a simulator of the test's own. `env` holds the
  * environment variables of the run (DATABASE_URL, REDIS_URL, WEEX_*); with none, it is embedded sandbox mode.
  */
-export async function startHarness(env: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<Harness> {
-  const simulator = await startSimulator({ port: 0, accounts: defaultSimAccounts() });
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
+  const simulator = await startSimulator({ port: 0, accounts: defaultSimAccounts(), ...options.simulator });
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -33,7 +40,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', // TEST_LOG_LEVEL=debug shows the gateway's logs
     ...env,
   });
-  const gateway = await startGateway(config, options);
+  const gateway = await startGateway(config, { worker: options.worker });
   return {
     gateway,
     simulator,

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Harness, startHarness } from './gateway-harness.js';
+import { type Harness, type HarnessOptions, startHarness } from './gateway-harness.js';
 import { PG_URL, REDIS_URL, servicesAvailable } from './services.js';
 import { createTempDatabase } from './temp-database.js';
 
@@ -14,7 +14,7 @@ export interface GatewaySuite {
  * A gateway for one test file on PostgreSQL (a database of its own) and the machine's Redis, started in beforeAll and
  * stopped in afterAll. `env` adds to the harness's environment; it may be a function of the database URL.
  */
-export function gatewaySuite(env: Record<string, string>, options: { worker?: boolean } = {}): GatewaySuite {
+export function gatewaySuite(env: Record<string, string>, options: HarnessOptions = {}): GatewaySuite {
   const suite = {} as GatewaySuite;
   let drop = async () => {};
   beforeAll(async () => {

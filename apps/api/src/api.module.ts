@@ -1,12 +1,28 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
+import { AuditModule } from '#libs/audit';
 import type { GatewayConfig } from '#libs/config';
+import { EvidenceModule } from '#libs/evidence';
+import { ExchangeApiModule } from '#libs/exchange-api';
 import { IdempotencyModule } from '#libs/idempotency';
+import { OperationsModule } from '#libs/operations';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
+import { AccountOperationsController } from './admin/account-operations.controller.js';
 import { AccountRegistryController } from './admin/account-registry.controller.js';
+import { AdminLogsController } from './admin/admin-logs.controller.js';
 import { AgentKeysController } from './admin/agent-keys.controller.js';
+import { QueueOverviewController } from './admin/queue-overview.controller.js';
 import { AiLogsController } from './ai-logs.controller.js';
+import { AuditController } from './audit.controller.js';
+import { EvidenceController } from './evidence.controller.js';
+import { AccountController } from './exchange/account.controller.js';
+import { CancelsController } from './exchange/cancels.controller.js';
+import { OrdersController } from './exchange/orders.controller.js';
+import { SpotController } from './exchange/spot.controller.js';
+import { TradesController } from './exchange/trades.controller.js';
+import { HealthController } from './health.controller.js';
+import { MetricsController } from './metrics.controller.js';
 
 /** The HTTP service agents and operators call. */
 @Module({})
@@ -14,8 +30,24 @@ export class ApiModule {
   static forRoot(config: GatewayConfig, runtime: Runtime): DynamicModule {
     return {
       module: ApiModule,
-      imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule],
-      controllers: [AiLogsController, AccountRegistryController, AgentKeysController],
+      imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, ExchangeApiModule, EvidenceModule, OperationsModule, AuditModule],
+      controllers: [
+        AiLogsController,
+        AuditController,
+        AccountController,
+        OrdersController,
+        TradesController,
+        SpotController,
+        CancelsController,
+        AccountRegistryController,
+        AgentKeysController,
+        EvidenceController,
+        QueueOverviewController,
+        AdminLogsController,
+        AccountOperationsController,
+        HealthController,
+        MetricsController,
+      ],
     };
   }
 }

@@ -81,7 +81,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   async function listen(weexHost: WeexHost, port: number): Promise<NestFastifyApplication> {
     const app = await NestFactory.create<NestFastifyApplication>(
       SimulatorModule.forRoot({ state, clock, host: weexHost }),
-      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES }),
+      // A closing simulator drops every connection, answered or not: a hung request (hangRate) must not hold it open.
+      new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true }),
       { bodyParser: false, logger: options.logLevels ?? ['error', 'warn'] },
     );
     configureFastify(app);

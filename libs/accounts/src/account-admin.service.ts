@@ -4,6 +4,7 @@ import type { AgentScope } from '#libs/config';
 import { PrismaService } from '#libs/database';
 import { AccountClientsLoader } from './account-clients.loader.js';
 import { AccountSecrets } from './account-secrets.js';
+import { AccountsRepository } from './accounts.repository.js';
 import type { AccountCredentialsDto, CreateAccountDto, CreateAgentKeyDto } from './admin.dto.js';
 import { generateAgentKey, hashAgentKey } from './agent-key.js';
 
@@ -40,6 +41,7 @@ export class AccountAdminService {
     private readonly prisma: PrismaService,
     private readonly secrets: AccountSecrets,
     private readonly loader: AccountClientsLoader,
+    private readonly accounts: AccountsRepository,
   ) {}
 
   async createAccount(dto: CreateAccountDto): Promise<AccountView> {
@@ -96,12 +98,17 @@ export class AccountAdminService {
     return rows.map(toAgentKeyView);
   }
 
-  /** Revocation takes effect on the key's next request; revoking twice keeps the first time. */
+  /**
+   * Revocation takes effect on the key's next request to this process, and within AGENT_KEY_CACHE_MS on other API
+   * processes; revoking twice keeps the first time.
+   */
   async revokeAgentKey(id: string): Promise<AgentKeyView> {
     const row = await this.prisma.agentKey.findUnique({ where: { id } });
     if (!row) throw new NotFoundException(`no agent key ${id}`);
     if (row.revokedAt) return toAgentKeyView(row);
-    return toAgentKeyView(await this.prisma.agentKey.update({ where: { id }, data: { revokedAt: new Date() } }));
+    const revoked = await this.prisma.agentKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    this.accounts.forgetKeys();
+    return toAgentKeyView(revoked);
   }
 }
 

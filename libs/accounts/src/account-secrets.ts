@@ -3,7 +3,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
 import { open, seal, secretsKeyFrom } from './secret-box.js';
-import { readOrCreateSecretFile } from './secret-file.js';
+import { readOrCreateSecretFile } from '#libs/common';
 
 export interface StoredCredentials {
   apiKey: string;

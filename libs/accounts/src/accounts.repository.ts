@@ -12,9 +12,23 @@ export interface AgentIdentity {
   rateLimitPerMin: number | null;
 }
 
+/**
+ * How long a process trusts an agent key it looked up. Ingest would otherwise spend one query per request on it; a key
+ * revoked through another API process stops working there within this time (at once in the revoking process).
+ */
+export const AGENT_KEY_CACHE_MS = 5_000;
+const CACHE_LIMIT = 10_000;
+
 @Injectable()
 export class AccountsRepository {
+  private readonly keys = new Map<string, { agent: AgentIdentity; until: number }>();
+
   constructor(private readonly prisma: PrismaService) {}
+
+  /** Forgets every cached key, after a revocation in this process. */
+  forgetKeys(): void {
+    this.keys.clear();
+  }
 
   /** Idempotent, and safe when several processes start at once. */
   async ensureAccount(id: string, name: string): Promise<void> {
@@ -33,11 +47,21 @@ export class AccountsRepository {
   }
 
   async findActiveKey(key: string): Promise<AgentIdentity | undefined> {
+    const keyHash = hashAgentKey(key);
+    const cached = this.keys.get(keyHash);
+    if (cached && cached.until > Date.now()) return cached.agent;
     const row = await this.prisma.agentKey.findUnique({
-      where: { keyHash: hashAgentKey(key) },
+      where: { keyHash },
       select: { id: true, accountId: true, revokedAt: true, scopes: true, rateLimitPerMin: true },
     });
-    if (!row || row.revokedAt) return undefined;
-    return { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[], rateLimitPerMin: row.rateLimitPerMin };
+    if (!row || row.revokedAt) {
+      this.keys.delete(keyHash);
+      return undefined;
+    }
+    const agent = { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[], rateLimitPerMin: row.rateLimitPerMin };
+    // Only keys that exist are kept, so that random keys cannot fill the cache; past the limit it starts over.
+    if (this.keys.size >= CACHE_LIMIT) this.keys.clear();
+    this.keys.set(keyHash, { agent, until: Date.now() + AGENT_KEY_CACHE_MS });
+    return agent;
   }
 }

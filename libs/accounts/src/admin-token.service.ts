@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
-import { readOrCreateSecretFile } from './secret-file.js';
+import { readOrCreateSecretFile } from '#libs/common';
 
 /**
  * The admin token in force: ADMIN_TOKEN, or in sandbox mode one made for the data directory (printed at start, like

@@ -3,7 +3,7 @@ import { AGENT_SCOPES, type AgentScope, GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
 import { AccountsRepository } from './accounts.repository.js';
 import { generateAgentKey } from './agent-key.js';
-import { readOrCreateSecretFile } from './secret-file.js';
+import { readOrCreateSecretFile } from '#libs/common';
 
 export const DEFAULT_ACCOUNT_ID = 'default';
 

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { JobName, QueueName } from '#libs/queue';
-import { AiLogRepository } from './ai-log.repository.js';
+import { AiLogRepository, type DueLog } from './ai-log.repository.js';
 import { uploadJobOptions } from './upload-job.js';
 
 const BATCH = 500;
@@ -27,12 +27,19 @@ export class AiLogRelay {
     while (relayed < maxPerRun) {
       const due = await this.repository.findDue(dueBefore, BATCH, after);
       if (due.length === 0) break;
-      await this.queue.addBulk(
-        due.map((log) => ({ name: JobName.UploadAiLog, data: { logId: log.id }, opts: uploadJobOptions(log.id, log.attemptCount) })),
-      );
+      await this.enqueue(due);
       relayed += due.length;
       after = due.at(-1)!.id;
     }
     return relayed;
+  }
+
+  /** Queues these logs now (an admin retry, a resume), under the job id of their next attempt, in batches. */
+  async enqueue(logs: DueLog[]): Promise<void> {
+    for (let i = 0; i < logs.length; i += BATCH) {
+      await this.queue.addBulk(
+        logs.slice(i, i + BATCH).map((log) => ({ name: JobName.UploadAiLog, data: { logId: log.id }, opts: uploadJobOptions(log.id, log.attemptCount) })),
+      );
+    }
   }
 }

@@ -8,7 +8,7 @@ import { UPLOAD_AI_LOG_PATHS, type UploadAiLogResult, WeexAccountClients, WeexAp
 import { AiLogRepository, type AttemptRecord } from './ai-log.repository.js';
 import { uploadJobOptions } from './upload-job.js';
 
-export type UploadResult = { status: 'uploaded' | 'failed' | 'skipped' } | { status: 'retrying'; retryInMs: number };
+export type UploadResult = { status: 'uploaded' | 'failed' | 'skipped' | 'paused' } | { status: 'retrying'; retryInMs: number };
 
 /** Uploads one log to the exchange and records what happened; testable without a queue worker. */
 @Injectable()
@@ -25,6 +25,12 @@ export class AiLogUploader {
   async upload(logId: string): Promise<UploadResult> {
     const log = await this.repository.claim(logId, this.config.uploadClaimMs);
     if (!log) return { status: 'skipped' };
+    if (await this.repository.uploadsPaused(log.accountId)) {
+      // Paused by an admin: nothing is sent and no attempt recorded. Due again a relay interval later, so that a resume
+      // racing with this release still finds it soon; until the resume the relay leaves the account's logs alone.
+      await this.repository.release(log.id, new Date(Date.now() + this.config.relayIntervalMs));
+      return { status: 'paused' };
+    }
     const client = await this.clients.resolve(log.accountId);
     if (!client) {
       // Credentials that this process cannot read yet (an account just added elsewhere, or SECRETS_KEY wrong): wait.
@@ -67,7 +73,9 @@ export class AiLogUploader {
     const retryInMs = this.backoff(log.attemptCount);
     const nextAttemptAt = new Date(Date.now() + retryInMs);
     // Transient failures are retried until the horizon: the next attempt would start after it, so there is none.
-    const pastHorizon = nextAttemptAt.getTime() - log.receivedAt.getTime() > this.config.uploadRetryHorizonMs;
+    // An admin retry starts the horizon again.
+    const horizonStart = log.retriedAt ?? log.receivedAt;
+    const pastHorizon = nextAttemptAt.getTime() - horizonStart.getTime() > this.config.uploadRetryHorizonMs;
     const giveUp = !retryable || pastHorizon;
     const reason = `${error.kind}: ${error.message}${retryable && giveUp ? ` (gave up after ${log.attemptCount} attempts over the retry horizon)` : ''}`;
     const record: AttemptRecord = {

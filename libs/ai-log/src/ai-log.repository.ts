@@ -1,19 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AiLog, AiLogStatus, PrismaService, type UploadAttempt } from '#libs/database';
 
-export interface NewAiLog {
-  id: string;
-  accountId: string;
-  agentKeyId: string;
-  orderId?: string;
-  stage: string;
-  model: string;
-  /** JSON text, lossless. */
-  input: string;
-  output: string;
-  explanation: string;
-}
-
 export interface AttemptRecord {
   target: 'simulator' | 'exchange';
   url: string;
@@ -27,24 +14,28 @@ export interface AttemptRecord {
 
 export type AiLogWithAttempts = AiLog & { attempts: UploadAttempt[] };
 
+/** A log to (re)queue: its job id is made of both. */
+export interface DueLog {
+  id: string;
+  attemptCount: number;
+}
+
+/** Which failed logs an admin retry takes; every field narrows it. */
+export interface FailedLogFilter {
+  id?: string;
+  accountId?: string;
+  /** Received at or after. */
+  receivedFrom?: Date;
+  /** Received before. */
+  receivedBefore?: Date;
+  /** A substring of last_error, any case. */
+  errorContains?: string;
+}
+
 /** The AI-log tables. The database is the source of truth for a log's state; the queue only wakes the worker. */
 @Injectable()
 export class AiLogRepository {
   constructor(private readonly prisma: PrismaService) {}
-
-  /** Commits the logs in one statement; they are durable when this resolves. Returns the time they were received. */
-  async insertMany(logs: NewAiLog[]): Promise<Date> {
-    const receivedAt = new Date();
-    await this.prisma.aiLog.createMany({
-      data: logs.map((log) => ({
-        ...log,
-        orderId: log.orderId === undefined ? null : BigInt(log.orderId),
-        receivedAt,
-        nextAttemptAt: receivedAt,
-      })),
-    });
-    return receivedAt;
-  }
 
   async findForAccount(id: string, accountId: string): Promise<AiLogWithAttempts | null> {
     return this.prisma.aiLog.findFirst({
@@ -83,11 +74,15 @@ export class AiLogRepository {
     return this.prisma.aiLog.findUnique({ where: { id } });
   }
 
-  /** Logs the relay should (re)queue: due and waiting, or holding a lapsed claim. In id (time) order, after `after`. */
-  async findDue(dueBefore: Date, limit: number, after?: string): Promise<Array<{ id: string; attemptCount: number }>> {
+  /**
+   * Logs the relay should (re)queue: due and waiting, or holding a lapsed claim, of accounts whose uploads are not
+   * paused. In id (time) order, after `after`.
+   */
+  async findDue(dueBefore: Date, limit: number, after?: string): Promise<DueLog[]> {
     return this.prisma.aiLog.findMany({
       where: {
         id: after ? { gt: after } : undefined,
+        account: { uploadsPausedAt: null },
         OR: [
           { status: { in: [AiLogStatus.queued, AiLogStatus.retrying] }, nextAttemptAt: { lte: dueBefore } },
           { status: AiLogStatus.uploading, claimedUntil: { lt: new Date() } },
@@ -107,6 +102,41 @@ export class AiLogRepository {
     await this.prisma.aiLog.updateMany({
       where: { id, status: AiLogStatus.uploading },
       data: { status: AiLogStatus.retrying, claimedUntil: null, nextAttemptAt },
+    });
+  }
+
+  /** Whether an admin paused uploads for the account. */
+  async uploadsPaused(accountId: string): Promise<boolean> {
+    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { uploadsPausedAt: true } });
+    return account?.uploadsPausedAt != null;
+  }
+
+  /**
+   * An admin retry: the failed logs matching the filter go back to `queued`, due now; returns them, to be queued.
+   * attempt_count is kept, not reset: it names the jobs of a log's attempts, and a new job must not take the id of an
+   * old one the queue still keeps (BullMQ ignores an add whose id it holds).
+   */
+  async requeueFailed(filter: FailedLogFilter): Promise<DueLog[]> {
+    const { id, accountId, receivedFrom, receivedBefore, errorContains } = filter;
+    return this.prisma.aiLog.updateManyAndReturn({
+      where: {
+        status: AiLogStatus.failed,
+        id,
+        accountId,
+        receivedAt: { gte: receivedFrom, lt: receivedBefore },
+        lastError: errorContains === undefined ? undefined : { contains: errorContains, mode: 'insensitive' },
+      },
+      data: { status: AiLogStatus.queued, nextAttemptAt: new Date(), retriedAt: new Date(), claimedUntil: null },
+      select: { id: true, attemptCount: true },
+    });
+  }
+
+  /** When an account's uploads resume: every log of it that waits is due now. Returns them, to be queued. */
+  async makeDueNow(accountId: string): Promise<DueLog[]> {
+    return this.prisma.aiLog.updateManyAndReturn({
+      where: { accountId, status: { in: [AiLogStatus.queued, AiLogStatus.retrying] } },
+      data: { nextAttemptAt: new Date() },
+      select: { id: true, attemptCount: true },
     });
   }
 

@@ -3,7 +3,9 @@ import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { stringifyJson, uuidv7 } from '#libs/common';
 import { JobName, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
-import { AiLogRepository, type NewAiLog } from './ai-log.repository.js';
+import { AiLogAppender, type LogToAppend } from './ai-log-appender.js';
+import { GroupCommit } from './group-commit.js';
+import { AiLogRepository } from './ai-log.repository.js';
 import { type AiLogView, toAiLogView } from './ai-log.view.js';
 import type { CreateAiLogDto } from './create-ai-log.dto.js';
 import { readOrderId } from './order-id.js';
@@ -25,9 +27,15 @@ export interface Accepted {
 @Injectable()
 export class AiLogService {
   private readonly logger = new Logger(AiLogService.name);
+  /** Queues the ids of concurrent requests with one addBulk (one Redis round trip) per group, like the commits. */
+  private readonly enqueues = new GroupCommit<string, void>(async (ids) => {
+    await this.enqueue(ids);
+    return ids.map(() => undefined);
+  }, 1_000);
 
   constructor(
     private readonly repository: AiLogRepository,
+    private readonly appender: AiLogAppender,
     @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
     @Inject(QUEUE_BACKEND) private readonly backend: QueueBackend,
   ) {}
@@ -41,12 +49,15 @@ export class AiLogService {
     return accepted;
   }
 
-  /** Commits many logs in one transaction, then queues them together. Answers in the order given. */
+  /**
+   * Commits the logs (with other requests' logs, in one transaction: group commit) and appends them to the account's
+   * audit chain, then queues them together. Answers in the order given.
+   */
   async acceptMany(dtos: CreateAiLogDto[], author: Author): Promise<Accepted[]> {
-    const logs = dtos.map((dto) => toNewLog(dto, author));
-    const receivedAt = await this.repository.insertMany(logs);
-    await this.enqueue(logs.map((log) => log.id));
-    return logs.map((log) => ({ id: log.id, status: 'queued', receivedAt: receivedAt.toISOString() }));
+    const logs = dtos.map((dto) => toLogToAppend(dto, author));
+    const receipts = await this.appender.append(logs);
+    await this.enqueues.submit(logs.map((log) => log.id));
+    return receipts.map((receipt, i) => ({ id: logs[i].id, status: 'queued', receivedAt: receipt.receivedAt.toISOString() }));
   }
 
   /**
@@ -78,16 +89,18 @@ export class AiLogService {
   }
 }
 
-function toNewLog(dto: CreateAiLogDto, author: Author): NewAiLog {
+function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
   return {
     id: uuidv7(),
     accountId: author.accountId,
     agentKeyId: author.agentKeyId,
-    orderId: dto.orderId == null ? undefined : (readOrderId(dto.orderId) as { digits: string }).digits,
+    orderId: dto.orderId == null ? null : (readOrderId(dto.orderId) as { digits: string }).digits,
     stage: dto.stage,
     model: dto.model,
     input: stringifyJson(dto.input),
     output: stringifyJson(dto.output),
+    inputValue: dto.input,
+    outputValue: dto.output,
     explanation: dto.explanation,
   };
 }

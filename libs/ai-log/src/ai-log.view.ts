@@ -26,6 +26,8 @@ export interface AiLogView {
   receivedAt: string;
   uploadedAt: string | null;
   lastError: string | null;
+  /** The log's place in its account's audit hash chain (null for a log accepted before the chain existed). */
+  chain: { seq: string; prevHash: string; hash: string } | null;
   attempts: AttemptView[];
 }
 
@@ -45,6 +47,7 @@ export function toAiLogView(log: AiLogWithAttempts, defaultTarget: string): AiLo
     receivedAt: log.receivedAt.toISOString(),
     uploadedAt: log.uploadedAt?.toISOString() ?? null,
     lastError: log.lastError,
+    chain: log.seq === null ? null : { seq: log.seq.toString(), prevHash: log.prevHash!, hash: log.hash! },
     attempts: log.attempts.map((a) => ({
       at: a.startedAt.toISOString(),
       finishedAt: a.finishedAt.toISOString(),

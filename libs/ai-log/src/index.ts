@@ -6,3 +6,4 @@ export * from './create-ai-log.dto.js';
 export * from './order-id.js';
 export * from './ai-log-relay.service.js';
 export * from './ai-log-batch.js';
+export * from './ai-log.repository.js';

@@ -18,7 +18,7 @@ const ERROR_MEANING: Record<number, { description: string; code: string; message
   429: { description: 'Rate limited; see Retry-After', code: 'RATE_LIMITED', message: 'this agent key made too many requests; retry in 12 s' },
   502: { description: "The exchange refused the gateway's credentials", code: 'EXCHANGE_AUTH_FAILED', message: 'the exchange refused our credentials' },
   503: { description: 'The exchange or a dependency is unavailable', code: 'EXCHANGE_UNAVAILABLE', message: 'the exchange did not answer' },
-  504: { description: 'Sent, but no answer came back: the outcome is unknown', code: 'EXCHANGE_UNCERTAIN', message: 'outcome unknown' },
+  504: { description: 'Sent, but no answer came back: for a cancel the outcome is unknown (EXCHANGE_OUTCOME_UNKNOWN), for a read it timed out (EXCHANGE_TIMEOUT)', code: 'EXCHANGE_OUTCOME_UNKNOWN', message: 'the exchange did not answer: the outcome of the cancel is unknown' },
 };
 
 /** Error answers of an endpoint, each with the ErrorBody schema and an example. */

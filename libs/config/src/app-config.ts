@@ -41,6 +41,9 @@ export class AppConfig {
   /** 32 bytes, base64 or hex: the AES-256-GCM key that encrypts account credentials at rest. */
   @IsOptional() @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'secretsKey must be 32 bytes as 64 hex digits or 44 base64 characters' })
   secretsKey?: string;
+  /** Ed25519 private key (PKCS#8 PEM, or base64 of its DER) that signs audit checkpoints. */
+  @IsOptional() @IsString() @MinLength(40) auditSigningKey?: string;
+  @IsInt() @Min(1_000) auditCheckpointIntervalMs: number;
   /** Requests per minute per agent key (a key may have its own); 0 turns the limit off. */
   @IsInt() @Min(0) agentRateLimitPerMin: number;
 

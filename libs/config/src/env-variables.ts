@@ -31,6 +31,8 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   AGENT_API_KEY_SCOPES: { key: 'agentApiKeyScopes', kind: 'string', default: 'logs:write,exchange:read,exchange:cancel' },
   ADMIN_TOKEN: { key: 'adminToken', kind: 'string' },
   SECRETS_KEY: { key: 'secretsKey', kind: 'string' },
+  AUDIT_SIGNING_KEY: { key: 'auditSigningKey', kind: 'string' },
+  AUDIT_CHECKPOINT_INTERVAL_MS: { key: 'auditCheckpointIntervalMs', kind: 'int', default: 3_600_000 },
   AGENT_RATE_LIMIT_PER_MIN: { key: 'agentRateLimitPerMin', kind: 'int', default: 6_000 },
   SIM_PORT: { key: 'simPort', kind: 'int', default: 3100 },
   SIM_SPOT_PORT: { key: 'simSpotPort', kind: 'int', default: 3101 },

@@ -53,5 +53,5 @@ export function resolveConfig(config: AppConfig): GatewayConfig {
 
 /** The configured values this process must never write to a log or an answer. */
 export function secretValues(config: AppConfig): Array<string | undefined> {
-  return [config.weexApiKey, config.weexApiSecret, config.weexApiPassphrase, config.adminToken, config.agentApiKey, config.secretsKey];
+  return [config.weexApiKey, config.weexApiSecret, config.weexApiPassphrase, config.adminToken, config.agentApiKey, config.secretsKey, config.auditSigningKey];
 }

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { PrismaService } from './prisma.service.js';
+import { SqlPool } from './sql-pool.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
@@ -13,8 +14,9 @@ export class DatabaseModule {
       providers: [
         { provide: DATABASE_URL, useValue: options.url },
         { provide: PrismaService, useFactory: () => new PrismaService(options.url) },
+        { provide: SqlPool, useFactory: () => new SqlPool(options.url) },
       ],
-      exports: [PrismaService, DATABASE_URL],
+      exports: [PrismaService, SqlPool, DATABASE_URL],
     };
   }
 }

@@ -21,6 +21,8 @@ export function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: Fasti
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** U+0000 raw, or escaped as \u0000 (an escape only when an even number of backslashes, none included, precede it). */
+const NUL = /\u0000|(?:^|[^\\])(?:\\\\)*\\u0000/i;
 
 /**
  * JSON in and out without precision loss: bodies are decoded as strict UTF-8 and parsed with lossless numbers, and
@@ -32,6 +34,10 @@ export function configureHttpApp(app: NestFastifyApplication | INestApplication)
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
     try {
       const text = utf8.decode(raw as Buffer);
+      if (NUL.test(text)) {
+        const reason = 'body must not contain the character U+0000 (PostgreSQL text cannot hold it)';
+        return done(Object.assign(new Error(reason), { statusCode: 400, code: 'UNSUPPORTED_CHARACTER' }), undefined);
+      }
       done(null, text.trim() === '' ? undefined : parseJson(text));
     } catch (error) {
       const reason = error instanceof TypeError ? 'body is not valid UTF-8' : `body is not valid JSON: ${(error as Error).message}`;

@@ -56,12 +56,12 @@ export class WeexTransport {
     this.now = options.now ?? Date.now;
   }
 
-  /** Last measured `serverTime - localTime`, in ms; undefined before the first sync. */
   /** The contract host this transport sends to. */
   get baseUrl(): string {
     return this.options.baseUrl;
   }
 
+  /** Last measured `serverTime - localTime`, in ms; undefined before the first sync. */
   get clockOffsetMs(): number | undefined {
     return this.offsetMs;
   }

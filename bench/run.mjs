@@ -1,0 +1,75 @@
+// `npm run bench [-- --only=2,3,profile] [--write]`: runs the scenarios in order and reports them. A full run writes
+// docs/benchmarks.md; a partial one prints its table and leaves the file alone unless --write is given.
+import { writeFileSync } from 'node:fs';
+import { DURATION_S } from './settings.mjs';
+import { Cleanup } from './support/gateway.mjs';
+import { describeMachine } from './support/machine.mjs';
+import { renderReport } from './support/report.mjs';
+
+const SCENARIOS = {
+  1: './scenarios/1-reference.mjs',
+  2: './scenarios/2-ingest.mjs',
+  3: './scenarios/3-batch.mjs',
+  4: './scenarios/4-embedded.mjs',
+  5: './scenarios/5-query.mjs',
+  6: './scenarios/6-upload-budget.mjs',
+  7: './scenarios/7-memory.mjs',
+  profile: './scenarios/profile.mjs',
+};
+const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
+
+const args = process.argv.slice(2);
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((s) => s.trim());
+const unknown = (only ?? []).filter((id) => !(id in SCENARIOS));
+if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+const ids = only ?? Object.keys(SCENARIOS);
+const write = !only || args.includes('--write');
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    console.error(`\n${signal}: stopping the processes and removing the databases and keys of the scenario under way`);
+    await Cleanup.runAll();
+    process.exit(130);
+  });
+}
+
+// The variables that change what runs, so that each row's command reproduces it.
+const settingsEnv = ['BENCH_DURATION_S', 'BENCH_UPLOAD_LOGS', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
+  .map((name) => (name === 'BENCH_DURATION_S' ? `${name}=${DURATION_S}` : process.env[name] ? `${name}=${process.env[name]}` : ''))
+  .filter(Boolean)
+  .join(' ');
+
+const startedAt = new Date();
+const machine = await describeMachine();
+console.log(`machine: ${machine.cpu}, ${machine.memory}, Node ${machine.node}; load average ${machine.load}`);
+const results = [];
+for (const id of ids) {
+  const scenario = await import(SCENARIOS[id]);
+  console.log(`\n▶ ${id}. ${scenario.title}`);
+  const command = `${settingsEnv} npm run bench -- --only=${id}`;
+  try {
+    const result = await scenario.run();
+    results.push({ id, title: scenario.title, command, ...result });
+    for (const line of result.details) console.log(`  ${line}`);
+    if (result.profile) console.log(result.profile);
+  } catch (error) {
+    // One scenario failing is a result too: report it and go on with the others.
+    console.error(`  failed: ${error.stack ?? error}`);
+    results.push({ id, title: scenario.title, command, error: String(error.stack ?? error) });
+  }
+}
+
+const report = renderReport({
+  machine,
+  results,
+  durationS: DURATION_S,
+  command: `${settingsEnv} npm run bench${only ? ` -- --only=${ids.join(',')}` : ''}`,
+  startedAt,
+  minutes: (Date.now() - startedAt.getTime()) / 60_000,
+});
+const table = report.slice(report.indexOf('## Results'), report.indexOf('## Details'));
+console.log(`\n${table}`);
+if (write) {
+  writeFileSync(REPORT, report);
+  console.log(`written to docs/benchmarks.md`);
+}

@@ -1,0 +1,71 @@
+import { DURATION_S, QUERY_CONCURRENCY, QUERY_SIM_LATENCY_MS, TARGETS } from '../settings.mjs';
+import { ms } from '../support/format.mjs';
+import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator } from '../support/gateway.mjs';
+import { closedLoop } from '../support/load.mjs';
+
+const { createMemoryWeightBudget, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
+const { SANDBOX_CREDENTIALS } = await import('../../dist/libs/config/src/index.js');
+
+export const title = `GET /v1/orders/open through the gateway vs. the simulator called directly (simulator +${QUERY_SIM_LATENCY_MS} ms)`;
+
+// Budgets far above what the run uses, on both sides: this scenario measures latency, not pacing.
+const HUGE = 1_000_000_000;
+
+/**
+ * The same closed loop of QUERY_CONCURRENCY callers against both: the gateway (bench → API → WeexClient → simulator)
+ * and the simulator directly with a signed request from WeexClient. The difference at p50 is what we add.
+ */
+export async function run() {
+  const cleanup = new Cleanup();
+  try {
+    const sim = await startSimulator(cleanup);
+    await sim.control('PUT', '/__sim/budgets', { ipLimit: HUGE, uidLimit: HUGE });
+    await sim.control('PUT', '/__sim/faults', { latencyMs: QUERY_SIM_LATENCY_MS });
+    const gateway = await gatewayEnvironment(cleanup, { ...sim.weexEnv, WEEX_IP_WEIGHT_LIMIT: String(HUGE), WEEX_UID_WEIGHT_LIMIT: String(HUGE) });
+    const api = await startApi(cleanup, gateway.env);
+
+    const probe = await fetch(`${api.url}/v1/orders/open`, { headers: AUTH });
+    if (probe.status !== 200) {
+      return unavailable(`GET /v1/orders/open answered ${probe.status}: ${(await probe.text()).slice(0, 200)}`);
+    }
+    const viaGateway = await closedLoop({
+      concurrency: QUERY_CONCURRENCY,
+      durationS: DURATION_S,
+      call: async () => {
+        const res = await fetch(`${api.url}/v1/orders/open`, { headers: AUTH });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`gateway answered ${res.status}`);
+      },
+    });
+    const client = new WeexClient({
+      baseUrl: sim.url,
+      spotBaseUrl: sim.spotUrl,
+      credentials: SANDBOX_CREDENTIALS,
+      budget: (now) => createMemoryWeightBudget({ ip: { limit: HUGE, windowMs: 10_000 }, uid: { limit: HUGE, windowMs: 10_000 }, now }),
+    });
+    const direct = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => client.openOrders() });
+    const overhead = viaGateway.p50 - direct.p50;
+    return {
+      throughput: viaGateway.perSecond,
+      unit: 'req/s',
+      p50: viaGateway.p50,
+      p99: viaGateway.p99,
+      targets: [{ text: `overhead ≤ ${TARGETS.queryOverheadP50Ms} ms at p50`, pass: overhead <= TARGETS.queryOverheadP50Ms }],
+      summary: `overhead at p50: ${ms(overhead)} (at p99: ${ms(viaGateway.p99 - direct.p99)})`,
+      details: [
+        `${QUERY_CONCURRENCY} callers, each awaiting its answer before the next request, ${DURATION_S} s each after 1 s of warm-up`,
+        `through the gateway: ${viaGateway.count} × 200, ${viaGateway.perSecond.toFixed(0)} req/s, p50 ${ms(viaGateway.p50)}, p99 ${ms(viaGateway.p99)}${errorsOf(viaGateway)}`,
+        `direct (WeexClient → simulator): ${direct.count} answers, ${direct.perSecond.toFixed(0)} req/s, p50 ${ms(direct.p50)}, p99 ${ms(direct.p99)}${errorsOf(direct)}`,
+        `we add ${ms(overhead)} at p50 and ${ms(viaGateway.p99 - direct.p99)} at p99: the extra HTTP hop, agent auth, the shared Redis weight budget, and our answer`,
+      ],
+    };
+  } finally {
+    await cleanup.run();
+  }
+}
+
+function unavailable(reason) {
+  return { throughput: NaN, unit: 'req/s', p50: NaN, p99: NaN, targets: [{ text: 'endpoint exists', pass: false }], details: [reason] };
+}
+
+const errorsOf = (loop) => (loop.errors ? `, ${loop.errors} errors (first: ${loop.firstError})` : '');

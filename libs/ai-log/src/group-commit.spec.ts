@@ -1,0 +1,39 @@
+import { GroupCommit } from './group-commit.js';
+
+describe('GroupCommit', () => {
+  it('writes a lone submission at once, and what arrives meanwhile together, each caller getting its own results', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const commit = new GroupCommit<number, string>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await gate;
+      return items.map((i) => `r${i}`);
+    });
+    const first = commit.submit([1]);
+    const second = commit.submit([2, 3]);
+    const third = commit.submit([4]);
+    release();
+    expect(await first).toEqual(['r1']);
+    expect(await second).toEqual(['r2', 'r3']);
+    expect(await third).toEqual(['r4']);
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('keeps batches within maxItems without splitting a submission, and fails only the batch whose write failed', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const commit = new GroupCommit<number, number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await gate;
+      if (items.includes(5)) throw new Error('disk full');
+      return items;
+    }, 3);
+    const results = [commit.submit([0]), commit.submit([1, 2]), commit.submit([3, 4]), commit.submit([5]), commit.submit([6, 7, 8, 9])];
+    release();
+    const settled = await Promise.allSettled(results);
+    expect(writes).toEqual([[0], [1, 2], [3, 4, 5], [6, 7, 8, 9]]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  });
+});

@@ -1,0 +1,32 @@
+import { LosslessNumber } from '#libs/common';
+
+/**
+ * The canonical JSON text of a value, the form the audit chain hashes: object keys sorted by UTF-16 code units (as
+ * JavaScript sorts them), no whitespace, strings escaped as JSON.stringify escapes them, and numbers written as the
+ * lossless parser keeps them (a JS number as JSON.stringify writes it, a bigint as its digits, any other number with
+ * the digits it was sent with). Parsing the text back with libs/common's parseJson and canonicalising again gives the
+ * same text, which is what lets `audit:verify` recompute every hash from an export.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError('a non-finite number has no JSON form');
+      return JSON.stringify(value);
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      if (value instanceof LosslessNumber) return value.toString();
+      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+      return `{${Object.keys(value)
+        .sort()
+        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+        .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+        .join(',')}}`;
+    default:
+      throw new TypeError(`a ${typeof value} has no JSON form`);
+  }
+}

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+/** The prevHash of an account's first log. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * A log as accepted: exactly what its chain hash covers. `input` and `output` are the agent's JSON values, `orderId`
+ * the order's decimal digits (or null), `receivedAt` ISO-8601 with milliseconds, `seq` the decimal position.
+ */
+export interface AcceptedLog {
+  accountId: string;
+  seq: string;
+  id: string;
+  receivedAt: string;
+  agentKeyId: string;
+  orderId: string | null;
+  stage: string;
+  model: string;
+  input: unknown;
+  output: unknown;
+  explanation: string;
+}
+
+/** The canonical JSON of a log as accepted; `seq` is written as a JSON integer. */
+export function canonicalLog(log: AcceptedLog): string {
+  return canonicalJson({ ...log, seq: BigInt(log.seq) });
+}
+
+/** SHA-256 of the previous hash (64 hex digits, as text) followed by the log's canonical JSON, as hex. */
+export function chainHash(prevHash: string, canonical: string): string {
+  return createHash('sha256').update(prevHash).update(canonical).digest('hex');
+}

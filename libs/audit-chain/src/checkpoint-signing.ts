@@ -1,0 +1,54 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+
+/** What a checkpoint states: the account's chain had this head at this time. */
+export interface CheckpointStatement {
+  accountId: string;
+  seq: string;
+  hash: string;
+  /** ISO-8601. */
+  at: string;
+}
+
+/** The exact bytes signed: the canonical JSON of the statement, `seq` as a JSON integer. */
+export function checkpointMessage(statement: CheckpointStatement): Buffer {
+  const { accountId, seq, hash, at } = statement;
+  return Buffer.from(canonicalJson({ accountId, seq: BigInt(seq), hash, at }));
+}
+
+/** Reads an Ed25519 private key: PEM (PKCS#8), or base64 of its DER. */
+export function readSigningKey(text: string): KeyObject {
+  const pem = text.includes('BEGIN') ? text.replace(/\\n/g, '\n') : undefined;
+  const key = pem ? createPrivateKey(pem) : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the audit signing key must be an Ed25519 key');
+  return key;
+}
+
+/** Reads an Ed25519 public key: PEM (SPKI), or base64 of its DER. */
+export function readPublicKey(text: string): KeyObject {
+  const key = text.includes('BEGIN') ? createPublicKey(text) : createPublicKey({ key: Buffer.from(text.trim(), 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the public key must be an Ed25519 key');
+  return key;
+}
+
+export function newSigningKeyPem(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+}
+
+export function publicKeyPem(privateKey: KeyObject): string {
+  return createPublicKey(privateKey).export({ format: 'pem', type: 'spki' }).toString();
+}
+
+/** SHA-256 of the public key's SPKI DER, hex: names the key that signed. */
+export function keyIdOf(key: KeyObject): string {
+  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
+  return createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex');
+}
+
+export function signCheckpoint(privateKey: KeyObject, statement: CheckpointStatement): string {
+  return sign(null, checkpointMessage(statement), privateKey).toString('base64');
+}
+
+export function verifyCheckpoint(publicKey: KeyObject, statement: CheckpointStatement, signature: string): boolean {
+  return verify(null, checkpointMessage(statement), publicKey, Buffer.from(signature, 'base64'));
+}

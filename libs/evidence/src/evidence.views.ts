@@ -1,0 +1,102 @@
+import type { OrderCoverage } from './coverage.repository.js';
+import type { StreamName } from './sync-state.repository.js';
+
+/** What the exchange accepted for a log: its `uploaded` attempt. */
+export interface UploadReceiptView {
+  at: string;
+  finishedAt: string;
+  /** `simulator` or `exchange`: who answered. */
+  target: string;
+  httpStatus: number | null;
+  exchangeCode: string | null;
+  exchangeMessage: string | null;
+}
+
+export interface AttemptSummaryView extends UploadReceiptView {
+  outcome: string;
+}
+
+export interface EvidenceLogView {
+  id: string;
+  /** The log names the order itself, or the plan order that placed it. */
+  links: 'order' | 'planOrder';
+  orderId: string;
+  status: string;
+  stage: string;
+  model: string;
+  receivedAt: string;
+  uploadedAt: string | null;
+  lastError: string | null;
+  /** The upload the exchange accepted; null while the log is not uploaded. */
+  receipt: UploadReceiptView | null;
+  /** The latest attempts (at most 3) of a log that is not uploaded; empty once it is. */
+  latestAttempts: AttemptSummaryView[];
+}
+
+export interface StreamStateView {
+  stream: StreamName;
+  /** Everything created before this was pulled at least once. */
+  syncedUntil: string | null;
+  lastRunAt: string | null;
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  lastRows: number;
+  totalRows: number;
+  /** The last run succeeded (a `lastError` older than `lastSuccessAt` is history). */
+  ok: boolean;
+}
+
+export interface SyncStateView {
+  /** The oldest of the streams' `syncedUntil`: evidence is complete up to here. Null before every stream synced once. */
+  syncedUntil: string | null;
+  streams: StreamStateView[];
+}
+
+export interface OrderEvidenceView {
+  orderId: string;
+  coverage: OrderCoverage;
+  /** The order as the exchange last reported it (IDs as digit strings). */
+  order: unknown;
+  orderSyncedAt: string;
+  fills: unknown[];
+  /** The plan (conditional) order that placed this order, if any. */
+  planOrder: unknown;
+  logs: EvidenceLogView[];
+  sync: SyncStateView;
+}
+
+export interface UncoveredOrderView {
+  orderId: string;
+  symbol: string;
+  side: string;
+  type: string;
+  status: string;
+  time: string;
+  filled: boolean;
+  /** `pending`: a log names it but is not uploaded yet; `failed`: its logs failed to upload; `missing`: no log names it. */
+  reason: Exclude<OrderCoverage, 'covered'>;
+}
+
+export interface UnmatchedLogView {
+  id: string;
+  orderId: string;
+  status: string;
+  receivedAt: string;
+}
+
+export interface CoverageView {
+  from: string;
+  to: string;
+  orders: { total: number; withFills: number; covered: number; uncovered: number; pending: number; failed: number; missing: number };
+  fills: { total: number; covered: number; uncovered: number };
+  uncoveredOrders: UncoveredOrderView[];
+  uncoveredOrdersTruncated: boolean;
+  unmatchedLogs: UnmatchedLogView[];
+  unmatchedLogsTotal: number;
+  unmatchedLogsTruncated: boolean;
+  sync: SyncStateView & {
+    /** The evidence reaches the window's end: orders and fills up to `to` have been synced. */
+    coversWindow: boolean;
+  };
+}

@@ -1,0 +1,7 @@
+export * from './coverage-query.dto.js';
+export type { OrderCoverage } from './coverage.repository.js';
+export * from './evidence.module.js';
+export * from './evidence-sync.service.js';
+export * from './evidence.service.js';
+export type * from './evidence.views.js';
+export { STREAMS, type StreamName } from './sync-state.repository.js';

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '#libs/database';
+
+export interface AccountPauseRow {
+  id: string;
+  name: string;
+  uploadsPausedAt: Date | null;
+}
+
+/** A recent attempt of the account's uploads that did not succeed. */
+export interface FailedAttemptRow {
+  logId: string;
+  startedAt: Date;
+  outcome: string;
+  target: string;
+  httpStatus: number | null;
+  exchangeCode: string | null;
+  exchangeMessage: string | null;
+}
+
+export interface SyncStreamRow {
+  stream: string;
+  syncedUntil: Date | null;
+  lastRunAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastRows: number;
+  totalRows: bigint;
+}
+
+/** What admins read and switch per account for its uploads. */
+@Injectable()
+export class AccountOperationsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async find(id: string): Promise<AccountPauseRow | null> {
+    return this.prisma.account.findUnique({ where: { id }, select: { id: true, name: true, uploadsPausedAt: true } });
+  }
+
+  /** Every account, with its pause. */
+  async list(): Promise<AccountPauseRow[]> {
+    return this.prisma.account.findMany({ orderBy: { id: 'asc' }, select: { id: true, name: true, uploadsPausedAt: true } });
+  }
+
+  /** Pauses (keeping the time of the first pause when paused already) or resumes; null for an unknown account. */
+  async setPaused(id: string, paused: boolean): Promise<AccountPauseRow | null> {
+    const rows = await this.prisma.$queryRaw<Array<{ id: string; name: string; uploads_paused_at: Date | null }>>`
+      UPDATE accounts SET uploads_paused_at = CASE WHEN ${paused} THEN coalesce(uploads_paused_at, now()) ELSE NULL END
+      WHERE id = ${id} RETURNING id, name, uploads_paused_at`;
+    return rows[0] ? { id: rows[0].id, name: rows[0].name, uploadsPausedAt: rows[0].uploads_paused_at } : null;
+  }
+
+  /** The latest attempts of the account's logs that did not end `uploaded`, newest first. */
+  async recentFailedAttempts(accountId: string, limit: number): Promise<FailedAttemptRow[]> {
+    const rows = await this.prisma.uploadAttempt.findMany({
+      where: { outcome: { not: 'uploaded' }, log: { accountId } },
+      orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+      select: { logId: true, startedAt: true, outcome: true, target: true, httpStatus: true, exchangeCode: true, exchangeMessage: true },
+    });
+    return rows;
+  }
+
+  async syncStreams(accountId: string): Promise<SyncStreamRow[]> {
+    return this.prisma.syncStream.findMany({
+      where: { accountId },
+      orderBy: { stream: 'asc' },
+      select: {
+        stream: true,
+        syncedUntil: true,
+        lastRunAt: true,
+        lastSuccessAt: true,
+        lastError: true,
+        lastErrorAt: true,
+        lastRows: true,
+        totalRows: true,
+      },
+    });
+  }
+}

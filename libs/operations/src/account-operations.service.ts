@@ -1,0 +1,145 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { AiLogRepository } from '#libs/ai-log';
+import { WeexAccountClients, type WeexClient } from '#libs/weex-client';
+import { AccountOperationsRepository } from './account-operations.repository.js';
+import { DueLogsQueue } from './due-logs-queue.service.js';
+import { measureClock } from './exchange-probe.service.js';
+import { type StatusCounts, LogStatsRepository } from './log-stats.repository.js';
+import { withTimeLimit } from './time-limit.js';
+
+const RECENT_ERRORS = 10;
+const BUDGET_READ_MS = 2_000;
+const CLOCK_READ_MS = 2_000;
+
+export interface PauseState {
+  accountId: string;
+  paused: boolean;
+  pausedAt: string | null;
+}
+
+export interface WindowUse {
+  used: number;
+  limit: number;
+  msBeforeReset: number;
+  /** Until a pause after a 429 ends; 0 when none. */
+  pausedMs: number;
+}
+
+export interface AccountStatus extends PauseState {
+  name: string;
+  logs: StatusCounts;
+  /** This process's view of the account's weight budget: shared by every process with REDIS_URL, its own without. */
+  weightBudget: { ip: WindowUse; uid: WindowUse } | null;
+  weightBudgetError?: string;
+  /**
+   * The exchange's clock minus this process's, in ms: as the account's client last measured it for signing, or else
+   * estimated now from one server-time call; null without a client or an answer.
+   */
+  clockOffsetMs: number | null;
+  recentErrors: Array<{
+    logId: string;
+    at: string;
+    outcome: string;
+    target: string;
+    httpStatus: number | null;
+    exchangeCode: string | null;
+    exchangeMessage: string | null;
+  }>;
+  evidenceSync: Array<{
+    stream: string;
+    syncedUntil: string | null;
+    lastRunAt: string | null;
+    lastSuccessAt: string | null;
+    lastError: string | null;
+    lastErrorAt: string | null;
+    lastRows: number;
+    totalRows: string;
+  }>;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** Pausing and resuming an account's uploads, and its state at a glance. */
+@Injectable()
+export class AccountOperationsService {
+  constructor(
+    private readonly accounts: AccountOperationsRepository,
+    private readonly stats: LogStatsRepository,
+    private readonly aiLogs: AiLogRepository,
+    private readonly queue: DueLogsQueue,
+    private readonly clients: WeexAccountClients,
+  ) {}
+
+  /** Workers upload nothing for the account from now on; uploads already sent finish. Pausing twice keeps the first time. */
+  async pause(accountId: string): Promise<PauseState> {
+    const row = await this.accounts.setPaused(accountId, true);
+    if (!row) throw new NotFoundException(`no account ${accountId}`);
+    return { accountId, paused: true, pausedAt: iso(row.uploadsPausedAt) };
+  }
+
+  /** Every waiting log of the account is due now and queued; `queued` says how many. */
+  async resume(accountId: string): Promise<PauseState & { queued: number }> {
+    const row = await this.accounts.setPaused(accountId, false);
+    if (!row) throw new NotFoundException(`no account ${accountId}`);
+    const due = await this.aiLogs.makeDueNow(accountId);
+    await this.queue.queueNow(due);
+    return { accountId, paused: false, pausedAt: null, queued: due.length };
+  }
+
+  async status(accountId: string): Promise<AccountStatus> {
+    const account = await this.accounts.find(accountId);
+    if (!account) throw new NotFoundException(`no account ${accountId}`);
+    const client = this.clients.forAccount(accountId);
+    const [logs, failures, streams, budget, clockOffsetMs] = await Promise.all([
+      this.stats.counts(accountId),
+      this.accounts.recentFailedAttempts(accountId, RECENT_ERRORS),
+      this.accounts.syncStreams(accountId),
+      client
+        ? withTimeLimit(client.budget.usage(), BUDGET_READ_MS, 'the weight budget').then(
+            (usage) => ({ usage }),
+            (error: Error) => ({ error: error.message }),
+          )
+        : undefined,
+      this.clockOffset(client),
+    ]);
+    return {
+      accountId,
+      name: account.name,
+      paused: account.uploadsPausedAt !== null,
+      pausedAt: iso(account.uploadsPausedAt),
+      logs,
+      weightBudget: budget && 'usage' in budget ? budget.usage : null,
+      ...(budget && 'error' in budget ? { weightBudgetError: budget.error } : {}),
+      clockOffsetMs,
+      recentErrors: failures.map((f) => ({
+        logId: f.logId,
+        at: f.startedAt.toISOString(),
+        outcome: f.outcome,
+        target: f.target,
+        httpStatus: f.httpStatus,
+        exchangeCode: f.exchangeCode,
+        exchangeMessage: f.exchangeMessage,
+      })),
+      evidenceSync: streams.map((s) => ({
+        stream: s.stream,
+        syncedUntil: iso(s.syncedUntil),
+        lastRunAt: iso(s.lastRunAt),
+        lastSuccessAt: iso(s.lastSuccessAt),
+        lastError: s.lastError,
+        lastErrorAt: iso(s.lastErrorAt),
+        lastRows: s.lastRows,
+        totalRows: s.totalRows.toString(),
+      })),
+    };
+  }
+
+  private async clockOffset(client: WeexClient | undefined): Promise<number | null> {
+    if (!client) return null;
+    if (client.transport.clockOffsetMs !== undefined) return client.transport.clockOffsetMs;
+    // This process has signed nothing for the account yet (the worker has, in its own process).
+    return measureClock(client, CLOCK_READ_MS).then(
+      (clock) => clock.offsetMs,
+      () => null,
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { AiLogWithAttempts } from '#libs/ai-log';
+import { type AiLogStatus, type Prisma, PrismaService } from '#libs/database';
+import type { LogCursor, LogFilter } from './log-filter.js';
+
+/** A log in a list: what an operator scans for, without its input and output. */
+export interface AdminLogRow {
+  id: string;
+  accountId: string;
+  status: AiLogStatus;
+  orderId: bigint | null;
+  stage: string;
+  model: string;
+  attemptCount: number;
+  lastError: string | null;
+  receivedAt: Date;
+  nextAttemptAt: Date;
+  uploadedAt: Date | null;
+}
+
+/** Logs of every account, for admins. */
+@Injectable()
+export class AdminLogsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Newest first, `limit` of them after the cursor (keyset on received_at, id: stable while logs arrive). */
+  async list(filter: LogFilter, limit: number, after?: LogCursor): Promise<AdminLogRow[]> {
+    const where: Prisma.AiLogWhereInput = {
+      status: filter.statuses ? { in: filter.statuses } : undefined,
+      accountId: filter.accountId,
+      receivedAt: { gte: filter.receivedFrom, lt: filter.receivedBefore },
+      lastError: filter.errorContains === undefined ? undefined : { contains: filter.errorContains, mode: 'insensitive' },
+      AND: after ? [{ OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] }] : undefined,
+    };
+    return this.prisma.aiLog.findMany({
+      where,
+      orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+      select: {
+        id: true,
+        accountId: true,
+        status: true,
+        orderId: true,
+        stage: true,
+        model: true,
+        attemptCount: true,
+        lastError: true,
+        receivedAt: true,
+        nextAttemptAt: true,
+        uploadedAt: true,
+      },
+    });
+  }
+
+  /** One log of any account, with every attempt in order. */
+  async find(id: string): Promise<AiLogWithAttempts | null> {
+    return this.prisma.aiLog.findUnique({ where: { id }, include: { attempts: { orderBy: { startedAt: 'asc' } } } });
+  }
+
+  async status(id: string): Promise<AiLogStatus | undefined> {
+    return (await this.prisma.aiLog.findUnique({ where: { id }, select: { status: true } }))?.status;
+  }
+}

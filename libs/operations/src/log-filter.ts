@@ -1,0 +1,42 @@
+import type { AiLogStatus } from '#libs/database';
+import { ValidationFailedException } from '#libs/http';
+import { type LogFilterDto, parseInstant } from './log-query.dto.js';
+
+export interface LogFilter {
+  statuses?: AiLogStatus[];
+  accountId?: string;
+  receivedFrom?: Date;
+  receivedBefore?: Date;
+  errorContains?: string;
+}
+
+/** Where a page ends: the last log's (received_at, id); the next page starts strictly after it. */
+export interface LogCursor {
+  receivedAt: Date;
+  id: string;
+}
+
+/** Turns a validated filter into dates, checking what one field alone cannot: the window's order. */
+export function toLogFilter(dto: LogFilterDto & { status?: string }): LogFilter {
+  const filter: LogFilter = {
+    accountId: dto.accountId,
+    receivedFrom: dto.from === undefined ? undefined : parseInstant(dto.from),
+    receivedBefore: dto.to === undefined ? undefined : parseInstant(dto.to),
+    errorContains: dto.error,
+  };
+  if (dto.status !== undefined) filter.statuses = dto.status.split(',') as AiLogStatus[];
+  if (filter.receivedFrom && filter.receivedBefore && filter.receivedFrom >= filter.receivedBefore) {
+    throw new ValidationFailedException([{ path: 'to', message: 'to must be later than from' }]);
+  }
+  return filter;
+}
+
+export function encodeCursor(cursor: LogCursor): string {
+  return Buffer.from(`${cursor.receivedAt.getTime()}.${cursor.id}`).toString('base64url');
+}
+
+export function decodeCursor(text: string): LogCursor {
+  const match = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match) throw new ValidationFailedException([{ path: 'cursor', message: 'cursor must be the nextCursor of an earlier page' }]);
+  return { receivedAt: new Date(Number(match[1])), id: match[2] };
+}

@@ -1,0 +1,205 @@
+import { apiCaller, expectAllHeld, expectFieldErrors, expectSameRecord, simData, simWeight } from './support/exchange-api.js';
+import { gatewaySuite } from './support/gateway-suite.js';
+import { DAY } from './support/sim-data-expect.js';
+import {
+  INCOME_FIELDS,
+  OPEN_ORDER_FIELDS,
+  ORDER_FIELDS,
+  PLAN_ORDER_FIELDS,
+  POSITION_FIELDS,
+  SPOT_BILL_FIELDS,
+  SYMBOL_CONFIG_FIELDS,
+  TRADE_FIELDS,
+} from './support/weex-spec-fields.js';
+
+const KEY = 'agent-key-for-exchange-queries';
+const OPEN = ['NEW', 'PARTIALLY_FILLED'];
+
+describe('account and order queries over the client library', () => {
+  const suite = gatewaySuite({ AGENT_API_KEY: KEY }, { worker: false });
+  const api = () => apiCaller(suite, KEY);
+
+  it('GET /v1/positions: every position with every field of the spec, IDs digit-exact', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/positions');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(simData(suite).positions.length);
+    expectAllHeld(res.body.data, simData(suite).positions, 'id', POSITION_FIELDS);
+  });
+
+  it('GET /v1/income: the exchange page, default limit 20, every field; filters pass through', async () => {
+    if (!suite.harness) return;
+    const page = await api().get('/v1/income');
+    expect(page.status).toBe(200);
+    expect(page.body).toEqual({ hasNextPage: expect.any(Boolean), items: expect.any(Array) });
+    expect(page.body.items.length).toBeLessThanOrEqual(20);
+    const now = Date.now();
+    const all = await api().get(`/v1/income?limit=100&startTime=${now - 100 * DAY}&endTime=${now}`);
+    expect(all.body.items.length).toBeGreaterThan(page.body.items.length);
+    expectAllHeld(all.body.items, simData(suite).income, 'billId', INCOME_FIELDS);
+    const funding = await api().get('/v1/income?incomeType=position_funding&limit=100&symbol=cmt_btcusdt');
+    expect(funding.status).toBe(200);
+    for (const item of funding.body.items) expect(item).toMatchObject({ incomeType: 'position_funding', symbol: 'BTCUSDT' });
+  });
+
+  it('GET /v1/orders/open: exactly the open orders the exchange holds', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/orders/open');
+    expect(res.status).toBe(200);
+    const held = simData(suite).orders.filter((o) => OPEN.includes(o.status));
+    expect(res.body.data.map((o: { orderId: string }) => o.orderId).sort()).toEqual(held.map((o) => String(o.orderId)).sort());
+    expectAllHeld(res.body.data, held, 'orderId', OPEN_ORDER_FIELDS);
+    const paged = await api().get('/v1/orders/open?limit=2&page=1');
+    expect(paged.body.data.map((o: { orderId: string }) => o.orderId)).toEqual(res.body.data.slice(2, 4).map((o: { orderId: string }) => o.orderId));
+  });
+
+  it('GET /v1/orders/history: final orders with every field; the v2 symbol notation is accepted', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/orders/history?limit=1000');
+    expect(res.status).toBe(200);
+    const held = simData(suite).orders.filter((o) => !OPEN.includes(o.status));
+    expect(res.body.data).toHaveLength(held.length);
+    expectAllHeld(res.body.data, held, 'orderId', ORDER_FIELDS);
+    const btc = await api().get('/v1/orders/history?symbol=cmt_btcusdt&limit=1000');
+    expect(btc.body.data.length).toBeGreaterThan(0);
+    expect(btc.body.data.every((o: { symbol: string }) => o.symbol === 'BTCUSDT')).toBe(true);
+  });
+
+  it('GET /v1/orders/:orderId: one order, its 18-digit ID exactly as the exchange holds it', async () => {
+    if (!suite.harness) return;
+    const held = simData(suite).orders[0];
+    const id = String(held.orderId);
+    expect(id).toMatch(/^\d{18}$/);
+    const res = await api().get(`/v1/orders/${id}`);
+    expect(res.status).toBe(200);
+    expectSameRecord(res.body, held, ORDER_FIELDS);
+    // On the wire the ID is a string with every digit, never a rounded number.
+    expect(res.text).toContain(`"orderId":"${id}"`);
+  });
+
+  it('routes orders/open and orders/history before orders/:orderId, and leaves orders/:orderId/evidence alone', async () => {
+    if (!suite.harness) return;
+    for (const path of ['/v1/orders/open', '/v1/orders/history']) {
+      const res = await api().get(path);
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body.data)).toBe(true);
+    }
+    const id = String(simData(suite).orders[0].orderId);
+    const evidence = await api().get(`/v1/orders/${id}/evidence`);
+    // Whatever answers there (the evidence endpoint, or 404 before it exists), it is not the order query.
+    expect(evidence.body).toEqual(expect.any(Object));
+    expect(evidence.body).not.toMatchObject({ orderId: id, clientOrderId: expect.any(String) });
+  });
+
+  it('GET /v1/algo-orders: the exchange page with every field of each plan order', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/algo-orders?limit=1000');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ orders: expect.any(Array), hasMore: false });
+    expect(res.body.orders).toHaveLength(simData(suite).planOrders.length);
+    expectAllHeld(res.body.orders, simData(suite).planOrders, 'algoId', PLAN_ORDER_FIELDS);
+    const one = await api().get('/v1/algo-orders?limit=1');
+    expect(one.body).toMatchObject({ orders: [expect.any(Object)], hasMore: true });
+  });
+
+  it('GET /v1/trades: fills with every field; filtered by an order, exactly that order’s fills', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/trades?limit=100');
+    expect(res.status).toBe(200);
+    expectAllHeld(res.body.data, simData(suite).trades, 'id', TRADE_FIELDS);
+    const orderId = String(simData(suite).trades[0].orderId);
+    const ofOrder = await api().get(`/v1/trades?orderId=${orderId}`);
+    const held = simData(suite).trades.filter((t) => String(t.orderId) === orderId);
+    expect(ofOrder.body.data.map((t: { id: string }) => t.id).sort()).toEqual(held.map((t) => String(t.id)).sort());
+  });
+
+  it('GET /v1/symbol-config: every symbol, or one in either notation', async () => {
+    if (!suite.harness) return;
+    const all = await api().get('/v1/symbol-config');
+    expect(all.status).toBe(200);
+    expect(all.body.data).toHaveLength(simData(suite).symbolConfigs.length);
+    expectAllHeld(all.body.data, simData(suite).symbolConfigs, 'symbol', SYMBOL_CONFIG_FIELDS);
+    for (const symbol of ['ETHUSDT', 'cmt_ethusdt']) {
+      const one = await api().get(`/v1/symbol-config?symbol=${symbol}`);
+      expect(one.body.data.map((c: { symbol: string }) => c.symbol)).toEqual(['ETHUSDT']);
+    }
+  });
+
+  it('GET /v1/spot/bills: spot bills from the spot host, billId a string, default limit 10', async () => {
+    if (!suite.harness) return;
+    const res = await api().get('/v1/spot/bills?limit=100');
+    expect(res.status).toBe(200);
+    expectAllHeld(res.body.data, simData(suite).spotBills, 'billId', SPOT_BILL_FIELDS);
+    expect((await api().get('/v1/spot/bills')).body.data.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('query validation: 400 naming every failing field, before any weight is spent', () => {
+  const suite = gatewaySuite({ AGENT_API_KEY: KEY }, { worker: false });
+  const api = () => apiCaller(suite, KEY);
+  const now = Date.now();
+  const cases: Array<[string, string[]]> = [
+    ['/v1/positions?symbol=BTCUSDT', ['symbol']],
+    ['/v1/income?limit=0', ['limit']],
+    ['/v1/income?limit=101', ['limit']],
+    ['/v1/income?limit=ten', ['limit']],
+    ['/v1/income?limit=1&limit=2', ['limit']],
+    ['/v1/income?startTime=-1', ['startTime']],
+    [`/v1/income?startTime=${now - 101 * DAY}&endTime=${now}`, ['endTime']],
+    [`/v1/income?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    [`/v1/income?startTime=${now - 101 * DAY}`, ['startTime']],
+    [`/v1/income?startTime=${now + DAY}`, ['startTime']],
+    ['/v1/income?incomeType=bonus', ['incomeType']],
+    ['/v1/income?asset=', ['asset']],
+    ['/v1/income?symbol=BTC-USDT', ['symbol']],
+    ['/v1/income?since=1', ['since']],
+    ['/v1/orders/open?limit=0', ['limit']],
+    ['/v1/orders/open?limit=101', ['limit']],
+    ['/v1/orders/open?page=-1', ['page']],
+    ['/v1/orders/open?orderId=12ab', ['orderId']],
+    ['/v1/orders/open?orderId=9223372036854775808', ['orderId']],
+    [`/v1/orders/open?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    ['/v1/orders/history?limit=0', ['limit']],
+    ['/v1/orders/history?limit=1001', ['limit']],
+    ['/v1/orders/history?page=1.5', ['page']],
+    [`/v1/orders/history?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    [`/v1/orders/history?startTime=${now - 91 * DAY}&endTime=${now}`, ['endTime']],
+    ['/v1/orders/history?limit=0&page=-1&startTime=yesterday&symbol=B', ['limit', 'page', 'startTime', 'symbol']],
+    ['/v1/orders/abc', ['orderId']],
+    ['/v1/orders/0', ['orderId']],
+    ['/v1/orders/9223372036854775808', ['orderId']],
+    ['/v1/orders/737185556881998184?symbol=BTCUSDT', ['symbol']],
+    ['/v1/algo-orders?limit=0', ['limit']],
+    ['/v1/algo-orders?limit=1001', ['limit']],
+    [`/v1/algo-orders?startTime=${now - 91 * DAY}&endTime=${now}`, ['endTime']],
+    [`/v1/algo-orders?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    ['/v1/trades?limit=0', ['limit']],
+    ['/v1/trades?limit=101', ['limit']],
+    [`/v1/trades?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    ['/v1/trades?orderId=-5', ['orderId']],
+    ['/v1/symbol-config?symbol=X', ['symbol']],
+    ['/v1/symbol-config?symbol=BTC%2FUSDT', ['symbol']],
+    ['/v1/spot/bills?limit=0', ['limit']],
+    ['/v1/spot/bills?limit=101', ['limit']],
+    ['/v1/spot/bills?coinId=-1', ['coinId']],
+    ['/v1/spot/bills?after=soon&before=later', ['after', 'before']],
+  ];
+
+  it.each(cases)('%s → 400 naming %j', async (path, fields) => {
+    if (!suite.harness) return;
+    const before = simWeight(suite);
+    const res = await api().get(path);
+    expectFieldErrors(res, fields);
+    expect(simWeight(suite)).toEqual(before);
+  });
+
+  it('accepts the largest 64-bit ID and both ends of each limit (the exchange then answers)', async () => {
+    if (!suite.harness) return;
+    for (const path of ['/v1/income?limit=1', '/v1/income?limit=100', '/v1/orders/open?limit=100&page=0', '/v1/orders/history?limit=1000',
+      '/v1/algo-orders?limit=1000', '/v1/trades?limit=1', '/v1/spot/bills?limit=100', `/v1/orders/history?startTime=${now - 90 * DAY}&endTime=${now}`]) {
+      expect([path, (await api().get(path)).status]).toEqual([path, 200]);
+    }
+    const max = await api().get('/v1/orders/9223372036854775807');
+    expect(max.body).toMatchObject({ statusCode: 400, code: 'EXCHANGE_REJECTED_REQUEST', exchange: { operation: 'orderInfo', code: '-2013' } });
+  });
+});
