@@ -229,6 +229,7 @@ describe('admin: queue, logs, retries, pauses, account status', () => {
           lastErrorAt: null,
           lastRows: 7,
           totalRows: '9007199254740993',
+          ok: true,
         },
       ]);
       expect(status.logs).toEqual({ queued: 0, uploading: 0, uploaded: 15, retrying: 0, failed: 8 });

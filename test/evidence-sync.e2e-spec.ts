@@ -101,7 +101,7 @@ describe('evidence sync', () => {
       expect(Date.parse(streams[name].syncedUntil)).toBeGreaterThanOrEqual(before);
     }
     expect(streams.trades.lastRows).toBe(380);
-    expect(streams.orders.totalRows).toBe(1107);
+    expect(streams.orders.totalRows).toBe('1107');
     // No advisory lock is left behind.
     expect((await suite.db.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'")).rows[0].n).toBe(0);
   }, 60_000);
@@ -117,7 +117,7 @@ describe('evidence sync', () => {
     expect(cost * 4).toBeLessThan(firstRunWeight);
     const streams = await syncState();
     expect([streams.orders.lastRows, streams.trades.lastRows, streams.plan_orders.lastRows]).toEqual([0, 0, 0]);
-    expect(streams.orders.totalRows).toBe(1107);
+    expect(streams.orders.totalRows).toBe('1107');
   }, 60_000);
 
   it('updates an order cancelled and a plan order triggered since the last run', async () => {

@@ -11,7 +11,7 @@ const STREAM_EXAMPLE = {
   lastError: null,
   lastErrorAt: null,
   lastRows: 3,
-  totalRows: 380,
+  totalRows: '380',
   ok: true,
 };
 const SYNC_EXAMPLE = { syncedUntil: '2026-11-22T10:00:00.000Z', streams: [STREAM_EXAMPLE] };

@@ -157,7 +157,7 @@ function toSyncView(states: readonly StreamState[]): SyncStateView {
     lastError: s.lastError,
     lastErrorAt: iso(s.lastErrorAt),
     lastRows: s.lastRows,
-    totalRows: Number(s.totalRows),
+    totalRows: s.totalRows.toString(),
     ok: s.lastSuccessAt !== null && (s.lastErrorAt === null || s.lastErrorAt < s.lastSuccessAt),
   }));
   const until = streams.map((s) => s.syncedUntil);

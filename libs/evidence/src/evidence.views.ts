@@ -42,7 +42,8 @@ export interface StreamStateView {
   lastError: string | null;
   lastErrorAt: string | null;
   lastRows: number;
-  totalRows: number;
+  /** A BIGINT count, as its digits. */
+  totalRows: string;
   /** The last run succeeded (a `lastError` older than `lastSuccessAt` is history). */
   ok: boolean;
 }

@@ -18,16 +18,6 @@ export interface FailedAttemptRow {
   exchangeMessage: string | null;
 }
 
-export interface SyncStreamRow {
-  stream: string;
-  syncedUntil: Date | null;
-  lastRunAt: Date | null;
-  lastSuccessAt: Date | null;
-  lastError: string | null;
-  lastErrorAt: Date | null;
-  lastRows: number;
-  totalRows: bigint;
-}
 
 /** What admins read and switch per account for its uploads. */
 @Injectable()
@@ -62,20 +52,4 @@ export class AccountOperationsRepository {
     return rows;
   }
 
-  async syncStreams(accountId: string): Promise<SyncStreamRow[]> {
-    return this.prisma.syncStream.findMany({
-      where: { accountId },
-      orderBy: { stream: 'asc' },
-      select: {
-        stream: true,
-        syncedUntil: true,
-        lastRunAt: true,
-        lastSuccessAt: true,
-        lastError: true,
-        lastErrorAt: true,
-        lastRows: true,
-        totalRows: true,
-      },
-    });
-  }
 }

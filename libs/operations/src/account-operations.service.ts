@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AiLogRepository } from '#libs/ai-log';
+import { EvidenceService, type StreamStateView } from '#libs/evidence';
 import { WeexAccountClients, type WeexClient } from '#libs/weex-client';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { DueLogsQueue } from './due-logs-queue.service.js';
@@ -45,16 +46,7 @@ export interface AccountStatus extends PauseState {
     exchangeCode: string | null;
     exchangeMessage: string | null;
   }>;
-  evidenceSync: Array<{
-    stream: string;
-    syncedUntil: string | null;
-    lastRunAt: string | null;
-    lastSuccessAt: string | null;
-    lastError: string | null;
-    lastErrorAt: string | null;
-    lastRows: number;
-    totalRows: string;
-  }>;
+  evidenceSync: StreamStateView[];
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -68,6 +60,7 @@ export class AccountOperationsService {
     private readonly aiLogs: AiLogRepository,
     private readonly queue: DueLogsQueue,
     private readonly clients: WeexAccountClients,
+    private readonly evidence: EvidenceService,
   ) {}
 
   /** Workers upload nothing for the account from now on; uploads already sent finish. Pausing twice keeps the first time. */
@@ -90,10 +83,10 @@ export class AccountOperationsService {
     const account = await this.accounts.find(accountId);
     if (!account) throw new NotFoundException(`no account ${accountId}`);
     const client = this.clients.forAccount(accountId);
-    const [logs, failures, streams, budget, clockOffsetMs] = await Promise.all([
+    const [logs, failures, sync, budget, clockOffsetMs] = await Promise.all([
       this.stats.counts(accountId),
       this.accounts.recentFailedAttempts(accountId, RECENT_ERRORS),
-      this.accounts.syncStreams(accountId),
+      this.evidence.syncState(accountId),
       client
         ? withTimeLimit(client.budget.usage(), BUDGET_READ_MS, 'the weight budget').then(
             (usage) => ({ usage }),
@@ -120,16 +113,8 @@ export class AccountOperationsService {
         exchangeCode: f.exchangeCode,
         exchangeMessage: f.exchangeMessage,
       })),
-      evidenceSync: streams.map((s) => ({
-        stream: s.stream,
-        syncedUntil: iso(s.syncedUntil),
-        lastRunAt: iso(s.lastRunAt),
-        lastSuccessAt: iso(s.lastSuccessAt),
-        lastError: s.lastError,
-        lastErrorAt: iso(s.lastErrorAt),
-        lastRows: s.lastRows,
-        totalRows: s.totalRows.toString(),
-      })),
+      // Only the streams that have run; the evidence endpoint also lists the ones that never did.
+      evidenceSync: sync.streams.filter((s) => s.lastRunAt !== null),
     };
   }
 

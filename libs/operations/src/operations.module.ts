@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AiLogModule } from '#libs/ai-log';
+import { EvidenceModule } from '#libs/evidence';
 import { WeexModule } from '#libs/weex-client';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { AccountOperationsService } from './account-operations.service.js';
@@ -15,7 +16,7 @@ import { QueueOverviewService } from './queue-overview.service.js';
 
 /** Monitoring and control of the upload pipeline: admin views and actions, health, metrics. Needs RuntimeModule. */
 @Module({
-  imports: [AiLogModule, WeexModule],
+  imports: [AiLogModule, WeexModule, EvidenceModule],
   providers: [
     AccountOperationsRepository,
     AdminLogsRepository,
