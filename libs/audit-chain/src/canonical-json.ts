@@ -19,14 +19,28 @@ export function canonicalJson(value: unknown): string {
     case 'bigint':
       return value.toString();
     case 'object':
-      if (value instanceof LosslessNumber) return value.toString();
-      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-      return `{${Object.keys(value)
-        .sort()
-        .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-        .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-        .join(',')}}`;
+      return value instanceof LosslessNumber ? value.toString() : Array.isArray(value) ? array(value) : object(value as Record<string, unknown>);
     default:
       throw new TypeError(`a ${typeof value} has no JSON form`);
   }
+}
+
+// Plain loops and string appends: this runs for every accepted log, and showed in the ingest profile.
+function array(items: unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + canonicalJson(items[i]);
+  return `${text}]`;
+}
+
+function object(record: Record<string, unknown>): string {
+  const keys = Object.keys(record).sort();
+  let text = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
