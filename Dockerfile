@@ -7,5 +7,7 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
+# DATA_DIR of the compose file: a volume api and worker share, so that keys made in sandbox mode agree.
+RUN mkdir -p /data && chown node:node /data
 USER node
 CMD ["node", "dist/apps/api/src/main.js"]

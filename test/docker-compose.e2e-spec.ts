@@ -35,4 +35,12 @@ describe('docker-compose.yml', () => {
     expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
     expect(services['exchange-sim'].command).toEqual(['node', 'dist/apps/exchange-sim/src/main.js']);
   });
+
+  it('gives api and worker one data directory, so that the keys sandbox mode makes there are the same for both', () => {
+    const volumes = (name: string) => (services[name] as { volumes?: string[] }).volumes ?? [];
+    for (const name of ['api', 'worker']) {
+      expect(services[name].environment!.DATA_DIR).toBe('/data');
+      expect(volumes(name)).toContain('gateway-data:/data');
+    }
+  });
 });

@@ -1,12 +1,22 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A secret kept in the data directory (mode 0600), so that it survives restarts like the data does. */
+/**
+ * A secret kept in the data directory (mode 0600), so that it survives restarts like the data does. Created with an
+ * exclusive open: when two processes sharing the directory start at once, one writes it and both read the same.
+ */
 export function readOrCreateSecretFile(dir: string, name: string, create: () => string): string {
   const file = join(dir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true });
-  const secret = create();
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${create()}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // The other process may have created the file and not written it yet: give it a moment.
+  for (let tries = 0; ; tries++) {
+    const text = readFileSync(file, 'utf8').trim();
+    if (text || tries === 100) return text;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
 }
