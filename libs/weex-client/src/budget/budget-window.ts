@@ -27,12 +27,12 @@ export class BudgetWindow {
 
   /** How long until `points` more could fit (0: now). Takes nothing. */
   async waitFor(points: number): Promise<number> {
-    const paused = await this.limiter.get(PAUSE_KEY);
+    const slot = this.slot();
+    // Both keys in one round trip: every call waits for this, and calls of one process are served one at a time.
+    const [paused, res] = await Promise.all([this.limiter.get(PAUSE_KEY), points === 0 ? null : this.limiter.get(slot.key)]);
     if (paused && paused.msBeforeNext > 0) return paused.msBeforeNext;
     if (points === 0) return 0;
-    const slot = this.slot();
     if (slot.guardWait > 0) return slot.guardWait;
-    const res = await this.limiter.get(slot.key);
     return (res?.consumedPoints ?? 0) + points <= this.limit ? 0 : slot.msLeft + this.clock.guardMs;
   }
 
