@@ -11,6 +11,9 @@ export function uploadJobOptions(logId: string, attempt: number, delayMs = 0): J
     attempts: 10,
     backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
     removeOnComplete: true,
-    removeOnFail: 1_000,
+    // A job that failed for good (say the database was down through all its attempts) must not keep its id: the relay
+    // queues the log again under the same id, and BullMQ ignores an add whose id is still held by a failed job.
+    // Every attempt that reached the exchange is recorded in PostgreSQL, so nothing is lost with the failed job.
+    removeOnFail: true,
   };
 }
