@@ -6,6 +6,7 @@ import { AccountClientsLoader } from './account-clients.loader.js';
 import { AccountSecrets } from './account-secrets.js';
 import { AccountsRepository } from './accounts.repository.js';
 import type { AccountCredentialsDto, CreateAccountDto, CreateAgentKeyDto } from './admin.dto.js';
+import { DEFAULT_ACCOUNT_ID } from './agent-access.service.js';
 import { generateAgentKey, hashAgentKey } from './agent-key.js';
 
 /** An account as admins see it: never its credentials. */
@@ -58,7 +59,7 @@ export class AccountAdminService {
 
   /** Rotates an account's credentials; the new ones are used by every process within a refresh interval. */
   async replaceCredentials(id: string, dto: AccountCredentialsDto): Promise<AccountView> {
-    if (id === 'default') throw new ConflictException('the default account takes its credentials from WEEX_API_* variables');
+    if (id === DEFAULT_ACCOUNT_ID) throw new ConflictException('the default account takes its credentials from WEEX_API_* variables');
     await this.account(id);
     await this.prisma.account.update({ where: { id }, data: { credentialsEnc: this.secrets.seal(id, dto) } });
     await this.loader.refresh();
@@ -120,7 +121,7 @@ function toAccountView(row: AccountRow): AccountView {
     id: row.id,
     name: row.name,
     createdAt: row.createdAt.toISOString(),
-    credentials: row.id === 'default' ? 'config' : row.credentialsEnc ? 'stored' : 'none',
+    credentials: row.id === DEFAULT_ACCOUNT_ID ? 'config' : row.credentialsEnc ? 'stored' : 'none',
     baseUrl: row.baseUrl,
     spotBaseUrl: row.spotBaseUrl,
     ipWeightLimit: row.ipWeightLimit,

@@ -16,6 +16,8 @@ const REFRESH_MS = 10_000;
 export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AccountClientsLoader.name);
   private timer?: NodeJS.Timeout;
+  /** The sealed credentials each registered account was built from: unchanged rows are not decrypted again. */
+  private readonly loaded = new Map<string, string>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -35,20 +37,33 @@ export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDes
   }
 
   async refresh(): Promise<void> {
-    const rows = await this.prisma.account.findMany({ where: { credentialsEnc: { not: null } } });
+    const rows = await this.prisma.account.findMany({
+      where: { credentialsEnc: { not: null } },
+      select: { id: true, credentialsEnc: true, baseUrl: true, spotBaseUrl: true, ipWeightLimit: true, uidWeightLimit: true },
+    });
     const seen = new Set<string>();
-    for (const row of rows) {
-      if (row.id === this.clients.defaultAccountId) continue;
+    for (const { id, credentialsEnc, ...endpoints } of rows) {
+      if (id === this.clients.defaultAccountId) continue;
+      const version = `${credentialsEnc} ${JSON.stringify(endpoints)}`;
+      if (this.loaded.get(id) === version) {
+        seen.add(id);
+        continue;
+      }
       try {
-        const credentials = this.secrets.open(row.id, row.credentialsEnc!);
+        const credentials = this.secrets.open(id, credentialsEnc!);
         for (const value of Object.values(credentials)) registerSecret(value);
-        const { baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit } = row;
-        this.clients.register(row.id, { credentials, baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit });
-        seen.add(row.id);
+        this.clients.register(id, { credentials, ...endpoints });
+        this.loaded.set(id, version);
+        seen.add(id);
       } catch {
-        this.logger.error(`account ${row.id}: its stored credentials cannot be decrypted with SECRETS_KEY; skipped`);
+        this.logger.error(`account ${id}: its stored credentials cannot be decrypted with SECRETS_KEY; skipped`);
       }
     }
-    for (const id of this.clients.accountIds()) if (id !== this.clients.defaultAccountId && !seen.has(id)) this.clients.unregister(id);
+    for (const id of this.clients.accountIds()) {
+      if (id !== this.clients.defaultAccountId && !seen.has(id)) {
+        this.clients.unregister(id);
+        this.loaded.delete(id);
+      }
+    }
   }
 }

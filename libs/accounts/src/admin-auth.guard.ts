@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AdminTokenService } from './admin-token.service.js';
+import { bearerToken } from './bearer-token.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -24,7 +25,7 @@ export class AdminAuthGuard implements CanActivate {
 
   /** Also used by pages that sign in with a cookie instead of a header. */
   matches(header: string | string[] | undefined, expected = this.tokens.token()): boolean {
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    return !!match && !!expected && timingSafeEqual(digest(match[1]), digest(expected));
+    const token = bearerToken(header);
+    return token !== undefined && !!expected && timingSafeEqual(digest(token), digest(expected));
   }
 }

@@ -11,6 +11,7 @@ import { Reflector } from '@nestjs/core';
 import type { AgentScope } from '#libs/config';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
+import { bearerToken } from './bearer-token.js';
 
 /** The agent a request was authenticated as; set by AgentAuthGuard. */
 export interface AgentRequest {
@@ -38,10 +39,9 @@ export class AgentAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AgentRequest>();
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
-    const agent = await this.accounts.findActiveKey(match[1]);
+    const key = bearerToken(request.headers.authorization);
+    if (!key) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
+    const agent = await this.accounts.findActiveKey(key);
     if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
     const scope = this.reflector.getAllAndOverride<AgentScope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scope && !agent.scopes.includes(scope)) throw new ForbiddenException(`this agent key lacks the scope ${scope}`);
