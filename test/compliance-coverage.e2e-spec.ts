@@ -146,6 +146,12 @@ describe('compliance coverage and order evidence', () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ orderId: OLD, coverage: 'missing', order: { orderId: OLD, status: 'FILLED' } });
     expect((await suite.db.query("SELECT status FROM exchange_orders WHERE account_id = 'default' AND order_id = $1::bigint", [OLD])).rows).toEqual([{ status: 'FILLED' }]);
+    // Once: with the order gone from the exchange, it is still served, from the copy the first request stored.
+    const orders = suite.harness.simulator.state.account(UID)!.data.orders;
+    orders.splice(orders.findIndex((o) => String(o.orderId) === OLD), 1);
+    const again = await get(`/v1/orders/${OLD}/evidence`);
+    expect(again.status).toBe(200);
+    expect(await json(again)).toMatchObject({ orderId: OLD, order: { orderId: OLD, status: 'FILLED' } });
 
     const missing = await get(`/v1/orders/${UNKNOWN}/evidence`);
     expect(missing.status).toBe(404);

@@ -86,9 +86,10 @@ describe('account and order queries over the client library', () => {
     }
     const id = String(simData(suite).orders[0].orderId);
     const evidence = await api().get(`/v1/orders/${id}/evidence`);
-    // Whatever answers there (the evidence endpoint, or 404 before it exists), it is not the order query.
-    expect(evidence.body).toEqual(expect.any(Object));
-    expect(evidence.body).not.toMatchObject({ orderId: id, clientOrderId: expect.any(String) });
+    // The evidence endpoint answers there, not the order query: its body wraps the order.
+    expect(evidence.status).toBe(200);
+    expect(evidence.body).toMatchObject({ orderId: id, coverage: 'missing', order: { orderId: id }, logs: [] });
+    expect(evidence.body).not.toHaveProperty('clientOrderId');
   });
 
   it('GET /v1/algo-orders: the exchange page with every field of each plan order', async () => {

@@ -92,4 +92,3 @@ export async function startSimulator(cleanup) {
   return Object.assign(sim, { url, spotUrl, control, weexEnv: { WEEX_BASE_URL: url, WEEX_SPOT_BASE_URL: spotUrl } });
 }
 
-export { removePrefix };

@@ -64,21 +64,35 @@ export class EvidenceStore {
       WHERE t.data IS DISTINCT FROM EXCLUDED.data`;
   }
 
-  /** Orders stored with one of `openStatuses` that are not among `stillOpen` (they filled or were cancelled since), oldest first. */
-  async staleOpenOrders(accountId: string, openStatuses: readonly string[], stillOpen: readonly string[], limit: number): Promise<string[]> {
+  /**
+   * Orders stored with one of `openStatuses` that are not among `stillOpen` (they filled or were cancelled since),
+   * oldest first, leaving out `skip` (orders the exchange does not know) before the limit, so that they never crowd
+   * out the others.
+   */
+  async staleOpenOrders(
+    accountId: string,
+    openStatuses: readonly string[],
+    stillOpen: readonly string[],
+    skip: readonly string[],
+    limit: number,
+  ): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<Array<{ order_id: string }>>`
       SELECT order_id::text AS order_id FROM exchange_orders
       WHERE account_id = ${accountId} AND status = ANY(${[...openStatuses]}::text[])
-        AND NOT (order_id = ANY(${[...stillOpen]}::text[]::bigint[]))
+        AND NOT (order_id = ANY(${[...stillOpen, ...skip]}::text[]::bigint[]))
       ORDER BY created_at, order_id LIMIT ${limit}`;
     return rows.map((r) => r.order_id);
   }
 
-  /** Orders that synced fills belong to but that are not stored (created before the lookback), oldest fill first. */
-  async ordersOfUnknownFills(accountId: string, limit: number): Promise<string[]> {
+  /**
+   * Orders that synced fills belong to but that are not stored (created before the lookback), oldest fill first,
+   * leaving out `skip` before the limit.
+   */
+  async ordersOfUnknownFills(accountId: string, skip: readonly string[], limit: number): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<Array<{ order_id: string }>>`
       SELECT t.order_id::text AS order_id FROM exchange_trades t
       WHERE t.account_id = ${accountId}
+        AND NOT (t.order_id = ANY(${[...skip]}::text[]::bigint[]))
         AND NOT EXISTS (SELECT 1 FROM exchange_orders o WHERE o.account_id = t.account_id AND o.order_id = t.order_id)
       GROUP BY t.order_id ORDER BY min(t.time), t.order_id LIMIT ${limit}`;
     return rows.map((r) => r.order_id);

@@ -4,4 +4,3 @@ export * from './evidence.module.js';
 export * from './evidence-sync.service.js';
 export * from './evidence.service.js';
 export type * from './evidence.views.js';
-export { STREAMS, type StreamName } from './sync-state.repository.js';

@@ -32,14 +32,16 @@ export function validateQuery<T extends object>(dto: Constructor<T>, query: unkn
     if (Array.isArray(value)) repeated.push({ path: name, message: `${name} must be given once` });
     else values.push([name, integers.has(name) ? toInteger(value) : value]);
   }
+  const errors = [...repeated];
+  let instance: T | undefined;
   try {
-    const instance = validateBody(dto, Object.fromEntries(values));
-    if (repeated.length > 0) throw new ValidationFailedException(repeated);
-    return instance;
+    instance = validateBody(dto, Object.fromEntries(values));
   } catch (error) {
-    if (!(error instanceof ValidationFailedException) || repeated.length === 0 || error.errors === repeated) throw error;
-    throw new ValidationFailedException([...repeated, ...error.errors]);
+    if (!(error instanceof ValidationFailedException)) throw error;
+    errors.push(...error.errors);
   }
+  if (errors.length > 0) throw new ValidationFailedException(errors);
+  return instance!;
 }
 
 /** For endpoints that take no query parameters: each one given is refused, as validateQuery refuses unknown ones. */

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { AiLogRepository } from '#libs/ai-log';
 import { EvidenceService, type StreamStateView } from '#libs/evidence';
-import { WeexAccountClients, type WeexClient } from '#libs/weex-client';
+import { type BudgetUsage, WeexAccountClients, type WeexClient } from '#libs/weex-client';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { DueLogsQueue } from './due-logs-queue.service.js';
 import { measureClock } from './exchange-probe.service.js';
@@ -18,19 +18,11 @@ export interface PauseState {
   pausedAt: string | null;
 }
 
-export interface WindowUse {
-  used: number;
-  limit: number;
-  msBeforeReset: number;
-  /** Until a pause after a 429 ends; 0 when none. */
-  pausedMs: number;
-}
-
 export interface AccountStatus extends PauseState {
   name: string;
   logs: StatusCounts;
   /** This process's view of the account's weight budget: shared by every process with REDIS_URL, its own without. */
-  weightBudget: { ip: WindowUse; uid: WindowUse } | null;
+  weightBudget: BudgetUsage | null;
   weightBudgetError?: string;
   /**
    * The exchange's clock minus this process's, in ms: as the account's client last measured it for signing, or else

@@ -40,9 +40,10 @@ export async function syncOrders(run: StreamRun): Promise<void> {
   }
 
   const openIds = open.map((o) => o.orderId);
-  const stale = await run.store.staleOpenOrders(run.accountId, OPEN_ORDER_STATUSES, openIds, LOOKUPS_PER_RUN);
-  const orphans = await run.store.ordersOfUnknownFills(run.accountId, LOOKUPS_PER_RUN);
-  const lookups = [...new Set([...stale, ...orphans])].filter((id) => !run.unknownOrders.has(id)).slice(0, LOOKUPS_PER_RUN);
+  const unknown = [...run.unknownOrders];
+  const stale = await run.store.staleOpenOrders(run.accountId, OPEN_ORDER_STATUSES, openIds, unknown, LOOKUPS_PER_RUN);
+  const orphans = await run.store.ordersOfUnknownFills(run.accountId, unknown, LOOKUPS_PER_RUN);
+  const lookups = [...new Set([...stale, ...orphans])].slice(0, LOOKUPS_PER_RUN);
   for (const orderId of lookups) {
     const order = await lookUp(run, orderId);
     if (order) run.rows += await run.store.upsertOrders(run.accountId, [order]);
