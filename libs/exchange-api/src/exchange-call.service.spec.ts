@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictException } from '@nestjs/common';
 import type { GatewayConfig } from '#libs/config';
-import { type BudgetUsage, type CallOptions, WeexAccountClients, WeexApiError, type WeexClient } from '#libs/weex-client';
+import { type BudgetUsage, BudgetWaitTooLong, type CallOptions, WeexAccountClients, WeexApiError, type WeexClient } from '#libs/weex-client';
 import { ExchangeCallService } from './exchange-call.service.js';
 import { ExchangeRateLimitError } from './exchange-rate-limit.error.js';
 
@@ -34,20 +34,18 @@ describe('ExchangeCallService', () => {
     expect((error as ConflictException).getResponse()).toMatchObject({ code: 'NO_EXCHANGE_CREDENTIALS' });
   });
 
-  it('refuses at once, sending nothing, when the budget will not free up in time', async () => {
-    const { usage, service } = setup();
-    usage.uid.used = 490;
-    let called = false;
-    const error = await failure(service.run('default', 'allPositions', async () => (called = true)));
+  it('bounds the budget wait by WEEX_TIMEOUT_MS, and answers the client’s refusal with 429 and its wait', async () => {
+    const { service } = setup();
+    let asked: number | undefined;
+    const error = await failure(
+      service.run('default', 'allPositions', async (_c, o) => {
+        asked = o.maxBudgetWaitMs;
+        throw new BudgetWaitTooLong('allPositions', 5_000);
+      }),
+    );
+    expect(asked).toBe(TIMEOUT_MS);
     expect(error).toBeInstanceOf(ExchangeRateLimitError);
     expect(error).toMatchObject({ retryAfterMs: 5_000, operation: 'allPositions' });
-    expect(called).toBe(false);
-  });
-
-  it('waits when the budget frees up within the bound', async () => {
-    const { usage, service } = setup();
-    usage.ip.pausedMs = TIMEOUT_MS - 1;
-    expect(await service.run('default', 'allPositions', async () => 'ok')).toBe('ok');
   });
 
   it('a write cut while waiting for budget: 429, nothing was sent', async () => {

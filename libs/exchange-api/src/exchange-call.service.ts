@@ -1,6 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
-import { type CallOptions, OPERATIONS, type OperationName, WeexAccountClients, WeexApiError, type WeexClient } from '#libs/weex-client';
+import { BudgetWaitTooLong, type CallOptions, OPERATIONS, type OperationName, WeexAccountClients, WeexApiError, type WeexClient } from '#libs/weex-client';
 import { currentBudgetWaitMs } from './budget-wait.js';
 import { ExchangeRateLimitError } from './exchange-rate-limit.error.js';
 
@@ -12,8 +12,8 @@ class CallDeadline extends Error {
 /**
  * Runs one exchange operation for an agent's account, bounded in time. The client waits for weight budget rather
  * than earn 429s; an API caller should not wait long, so a call whose budget will not free up within
- * WEEX_TIMEOUT_MS is refused at once (429 with Retry-After), and every call is aborted after twice that (the wait,
- * then one request's timeout). Failures come out as WeexApiError or ExchangeRateLimitError for ExchangeErrorFilter.
+ * WEEX_TIMEOUT_MS is refused as soon as the budget says so (429 with Retry-After), and every call is aborted after
+ * twice that (the wait, then one request's timeout). Failures come out as WeexApiError or ExchangeRateLimitError for ExchangeErrorFilter.
  */
 @Injectable()
 export class ExchangeCallService {
@@ -41,14 +41,12 @@ export class ExchangeCallService {
 
   private async runWith<T>(client: WeexClient, operation: OperationName, call: (client: WeexClient, options: CallOptions) => Promise<T>): Promise<T> {
     const maxWaitMs = this.config.weexTimeoutMs;
-    const wait = await currentBudgetWaitMs(client.budget, operation);
-    if (wait !== undefined && wait > maxWaitMs) throw ExchangeRateLimitError.budget(operation, wait);
-
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new CallDeadline(`no result within ${2 * maxWaitMs} ms`)), 2 * maxWaitMs);
     try {
-      return await call(client, { signal: controller.signal });
+      return await call(client, { signal: controller.signal, maxBudgetWaitMs: maxWaitMs });
     } catch (error) {
+      if (error instanceof BudgetWaitTooLong) throw ExchangeRateLimitError.budget(operation, error.waitMs);
       throw await this.explain(error, client, operation, controller.signal);
     } finally {
       clearTimeout(timer);

@@ -14,7 +14,7 @@ const POSITION: RecordShape = {
 const INCOME_PAGE: RecordShape = { records: { items: { ids: ['billId'], times: ['time'] } } };
 
 export async function allPositions(caller: WeexCaller, options: CallOptions = {}): Promise<Position[]> {
-  const res = await caller.call({ operation: 'allPositions', signal: options.signal });
+  const res = await caller.call({ operation: 'allPositions', ...options });
   return normaliseList(res.data, POSITION, 'allPositions');
 }
 
@@ -30,7 +30,7 @@ export async function income(caller: WeexCaller, req: IncomeRequest = {}, option
     ['endTime', endTime],
     ['limit', limit],
   ]);
-  const res = await caller.call({ operation: op, body, signal: options.signal });
+  const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, INCOME_PAGE, op);
 }
 
@@ -61,6 +61,6 @@ function incomeTimes(req: IncomeRequest, now: Millis): { startTime?: Millis; end
 export async function symbolConfig(caller: WeexCaller, req: { symbol?: SymbolInput } = {}, options: CallOptions = {}): Promise<SymbolConfig[]> {
   const op = 'symbolConfig';
   const query = buildQuery([['symbol', req.symbol === undefined ? undefined : toV3Symbol(req.symbol, op)]]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseList(res.data, {}, op);
 }

@@ -51,6 +51,6 @@ export async function uploadAiLogCall(
   const operation = version === 'v3' ? 'uploadAiLog' : 'uploadAiLogV2';
   checkId(operation, 'orderId', req.orderId ?? undefined);
   if ([...(req.explanation ?? '')].length > 1000) throw WeexApiError.invalidParameter(operation, 'explanation', 'must be at most 1000 characters');
-  const res = await caller.call({ operation, body: uploadAiLogBody(req), signal: options.signal });
+  const res = await caller.call({ operation, body: uploadAiLogBody(req), ...options });
   return { httpStatus: res.httpStatus, code: res.code, msg: res.msg, data: String(res.data), simulator: res.simulator };
 }

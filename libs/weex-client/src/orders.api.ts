@@ -35,7 +35,7 @@ export async function openOrders(caller: WeexCaller, req: OpenOrdersRequest = {}
     ['limit', checkInt(op, 'limit', req.limit, 1, 100, 100)],
     ['page', checkPage(op, req.page)],
   ]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseList(res.data, ORDER, op);
 }
 
@@ -48,14 +48,14 @@ export async function algoOrders(caller: WeexCaller, req: AlgoOrdersRequest = {}
     ['endTime', req.endTime],
     ['limit', checkInt(op, 'limit', req.limit, 1, 1000, 500)],
   ]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseRecord(res.data, { records: { orders: PLAN_ORDER } }, op);
 }
 
 export async function orderInfo(caller: WeexCaller, req: { orderId: IdInput }, options: CallOptions = {}): Promise<Order> {
   const op = 'orderInfo';
   const query = buildQuery([['orderId', requireId(op, 'orderId', req?.orderId)]]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseRecord(res.data, ORDER, op);
 }
 
@@ -69,7 +69,7 @@ export async function orderHistory(caller: WeexCaller, req: OrderHistoryRequest 
     ['endTime', req.endTime],
     ['page', checkPage(op, req.page)],
   ]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseList(res.data, ORDER, op);
 }
 
@@ -87,7 +87,7 @@ export async function cancelBatchOrders(
   const body = ids
     ? buildBody([['symbol', symbol], ['ids', ids.map((id, i) => checkId(op, `ids[${i}]`, id))]])
     : buildBody([['symbol', symbol], ['cids', cids!.map((cid, i) => required(op, `cids[${i}]`, cid))]]);
-  const res = await caller.call({ operation: op, body, signal: options.signal });
+  const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, CANCEL_BATCH, op);
 }
 
@@ -95,6 +95,6 @@ export async function cancelPlan(caller: WeexCaller, req: CancelPlanRequest, opt
   const op = 'cancelPlan';
   const symbol = toV2Symbol(required(op, 'symbol', req?.symbol), op);
   const body = buildBody([['symbol', symbol], ['orderId', requireId(op, 'orderId', req.orderId)]]);
-  const res = await caller.call({ operation: op, body, signal: options.signal });
+  const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, CANCEL_RESULT, op);
 }

@@ -14,6 +14,6 @@ export async function spotBills(caller: WeexCaller, req: SpotBillsRequest = {}, 
     ['before', checkTime(op, 'before', req.before)],
     ['limit', checkInt(op, 'limit', req.limit, 1, 100, 10)],
   ]);
-  const res = await caller.call({ operation: op, body, signal: options.signal });
+  const res = await caller.call({ operation: op, body, ...options });
   return normaliseList(res.data, { ids: ['billId'], times: ['cTime'], integers: ['coinId'] }, op);
 }

@@ -16,6 +16,6 @@ export async function userTrades(caller: WeexCaller, req: UserTradesRequest = {}
     ['endTime', req.endTime],
     ['limit', checkInt(op, 'limit', req.limit, 1, 100, 100)],
   ]);
-  const res = await caller.call({ operation: op, query, signal: options.signal });
+  const res = await caller.call({ operation: op, query, ...options });
   return normaliseList(res.data, { ids: ['id', 'orderId'], times: ['time'] }, op);
 }

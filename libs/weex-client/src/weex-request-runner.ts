@@ -1,18 +1,18 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryOptions, sleep } from './backoff.js';
-import type { WeightBudget } from './budget/weight-budget.js';
+import { BudgetWaitTooLong, type WeightBudget } from './budget/weight-budget.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 import type { WeexResponse } from './response-reader.js';
 import { WeexApiError, type WeexErrorKind } from './weex-api.error.js';
+import type { CallOptions } from './types/common.types.js';
 import type { WeexTransport } from './weex-transport.js';
 
 /** One call of an operation, its query string or body already built (and validated). */
-export interface WeexCall {
+export interface WeexCall extends CallOptions {
   operation: OperationName;
   query?: string;
   body?: string;
   /** Default true; the public market endpoints are not signed. */
   signed?: boolean;
-  signal?: AbortSignal;
 }
 
 /** What the per-domain functions need: a way to make a call, and the time (for defaults such as "now"). */
@@ -48,10 +48,11 @@ export class WeexRequestRunner implements WeexCaller {
   async call(call: WeexCall): Promise<WeexResponse> {
     const op = OPERATIONS[call.operation];
     const attempts = op.write ? 1 : Math.max(1, this.retry.maxAttempts);
+    let refused: WeexApiError | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
-        await this.acquire(call.operation, call.signal);
+        await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
         return await this.transport.request({
           operation: call.operation,
           method: op.method,
@@ -63,7 +64,10 @@ export class WeexRequestRunner implements WeexCaller {
           signal: call.signal,
         });
       } catch (error) {
+        // A retry that the budget would hold back too long: what the caller must see is why it was retried.
+        if (error instanceof BudgetWaitTooLong && refused) throw refused;
         if (!(error instanceof WeexApiError)) throw error;
+        refused = error;
         const delayMs = backoffDelay(attempt, this.retry);
         if (error.kind === 'rate_limited') await this.pauseBudget(delayMs);
         if (attempt >= attempts || !RETRY_KINDS.has(error.kind)) throw error;
@@ -84,11 +88,11 @@ export class WeexRequestRunner implements WeexCaller {
     return this.syncing;
   }
 
-  private async acquire(operation: OperationName, signal?: AbortSignal): Promise<void> {
+  private async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<void> {
     try {
-      await this.budget.acquire(operation, signal);
+      await this.budget.acquire(operation, signal, maxWaitMs);
     } catch (cause) {
-      if (signal?.aborted) throw cause;
+      if (signal?.aborted || cause instanceof BudgetWaitTooLong) throw cause;
       const message = `weight budget unavailable, nothing sent: ${(cause as Error)?.message ?? String(cause)}`;
       throw new WeexApiError('unavailable', operation, message, { cause });
     }

@@ -21,19 +21,17 @@ export class BudgetWindow {
     readonly limit: number,
     private readonly windowMs: number,
     private readonly clock: WindowClock,
-    /** Redis expires keys by whole seconds when blocking; the memory store takes fractions. */
-    private readonly wholeSecondBlocks: boolean,
+    /**
+     * The Redis store (with TAKE_IF_FITS_LUA) refuses a take without counting it and expires blocks by whole seconds;
+     * the memory store counts refused takes too (they are given back here) and takes fractions of a second.
+     */
+    private readonly store: 'redis' | 'memory',
   ) {}
 
-  /** How long until `points` more could fit (0: now). Takes nothing. */
-  async waitFor(points: number): Promise<number> {
-    const slot = this.slot();
-    // Both keys in one round trip: every call waits for this, and calls of one process are served one at a time.
-    const [paused, res] = await Promise.all([this.limiter.get(PAUSE_KEY), points === 0 ? null : this.limiter.get(slot.key)]);
-    if (paused && paused.msBeforeNext > 0) return paused.msBeforeNext;
-    if (points === 0) return 0;
-    if (slot.guardWait > 0) return slot.guardWait;
-    return (res?.consumedPoints ?? 0) + points <= this.limit ? 0 : slot.msLeft + this.clock.guardMs;
+  /** How long a pause after a 429 still holds every call back (0: not paused). Takes nothing. */
+  async pausedMs(): Promise<number> {
+    const paused = await this.limiter.get(PAUSE_KEY);
+    return paused && paused.msBeforeNext > 0 ? paused.msBeforeNext : 0;
   }
 
   /** Takes `points` in the current window: `{ wait: 0, key }` when taken, else how long to wait. */
@@ -45,8 +43,9 @@ export class BudgetWindow {
       await this.limiter.consume(slot.key, points);
       return { wait: 0, key: slot.key };
     } catch (error) {
-      if (error instanceof RateLimiterRes) return { wait: slot.msLeft + this.clock.guardMs };
-      throw error;
+      if (!(error instanceof RateLimiterRes)) throw error;
+      if (this.store === 'memory') await this.limiter.reward(slot.key, points);
+      return { wait: slot.msLeft + this.clock.guardMs };
     }
   }
 
@@ -58,14 +57,13 @@ export class BudgetWindow {
   /** Takes nothing for `ms`, or for the rest of the current window if that is longer. */
   async pause(ms: number): Promise<void> {
     const total = Math.max(ms, this.slot().msLeft + this.clock.guardMs, 1);
-    await this.limiter.block(PAUSE_KEY, this.wholeSecondBlocks ? Math.ceil(total / 1000) : total / 1000);
+    await this.limiter.block(PAUSE_KEY, this.store === 'redis' ? Math.ceil(total / 1000) : total / 1000);
   }
 
   async usage(): Promise<WindowUsage> {
     const slot = this.slot();
-    const [res, paused] = await Promise.all([this.limiter.get(slot.key), this.limiter.get(PAUSE_KEY)]);
-    const pauseLeft = paused && paused.msBeforeNext > 0 ? paused.msBeforeNext : 0;
-    return { limit: this.limit, used: res?.consumedPoints ?? 0, msBeforeReset: slot.msLeft, pausedMs: pauseLeft };
+    const [res, pausedMs] = await Promise.all([this.limiter.get(slot.key), this.pausedMs()]);
+    return { limit: this.limit, used: res?.consumedPoints ?? 0, msBeforeReset: slot.msLeft, pausedMs };
   }
 
   private slot(): { key: string; msLeft: number; guardWait: number } {

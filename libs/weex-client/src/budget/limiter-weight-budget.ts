@@ -1,28 +1,45 @@
 import type { OperationName } from '../operations.js';
 import { sleep } from '../backoff.js';
 import type { BudgetWindow } from './budget-window.js';
-import { type BudgetUsage, type WeightBudget, weightOf } from './weight-budget.js';
+import { type BudgetUsage, BudgetWaitTooLong, type WeightBudget, weightOf } from './weight-budget.js';
 
 // Timers may fire a little early: wake just after the computed time.
 const WAKE_MARGIN_MS = 5;
 
+type Weight = { ip: number; uid: number };
+
 /**
- * A weight budget over two windows (IP and UID). Acquisitions in one process are served one at a time, in call
- * order: the first waits until its weights fit in both budgets, the others queue behind it. Across processes the
- * store decides atomically; a weight taken in one budget but refused by the other is given back.
+ * A weight budget over two windows (IP and UID). While the budget has room, callers take weight at once, side by
+ * side; a caller that finds it full joins a line, and the line is served one at a time in call order: its first
+ * waits until its weights fit in both budgets, the others queue behind it, and newcomers queue too rather than
+ * overtake. Across processes the store decides atomically; a weight taken in one budget but refused by the other is
+ * given back.
  */
 export class LimiterWeightBudget implements WeightBudget {
   private tail: Promise<void> = Promise.resolve();
+  private inLine = 0;
 
   constructor(
     private readonly ip: BudgetWindow,
     private readonly uid: BudgetWindow,
   ) {}
 
-  acquire(operation: OperationName, signal?: AbortSignal): Promise<void> {
-    const turn = this.tail.then(() => this.waitAndTake(operation, signal));
+  async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs = Infinity): Promise<void> {
+    const weight = weightOf(operation);
+    if (this.inLine === 0) {
+      signal?.throwIfAborted();
+      const wait = await this.tryTake(weight);
+      if (wait === 0) return;
+      if (wait > maxWaitMs) throw new BudgetWaitTooLong(operation, wait);
+    }
+    this.inLine++;
+    const turn = this.tail.then(() => this.waitAndTake(operation, weight, signal, maxWaitMs));
     this.tail = turn.catch(() => undefined);
-    return turn;
+    try {
+      await turn;
+    } finally {
+      this.inLine--;
+    }
   }
 
   async pause(ms: number): Promise<void> {
@@ -34,25 +51,27 @@ export class LimiterWeightBudget implements WeightBudget {
     return { ip, uid };
   }
 
-  private async waitAndTake(operation: OperationName, signal?: AbortSignal): Promise<void> {
-    const weight = weightOf(operation);
+  private async waitAndTake(operation: OperationName, weight: Weight, signal: AbortSignal | undefined, maxWaitMs: number): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
       const wait = await this.tryTake(weight);
       if (wait === 0) return;
+      if (wait > maxWaitMs) throw new BudgetWaitTooLong(operation, wait);
       await sleep(wait + WAKE_MARGIN_MS, signal);
     }
   }
 
-  /** Takes both weights, or neither; returns 0 on success, else how long to wait. */
-  private async tryTake(weight: { ip: number; uid: number }): Promise<number> {
-    const waits = await Promise.all([this.ip.waitFor(weight.ip), this.uid.waitFor(weight.uid)]);
-    if (Math.max(...waits) > 0) return Math.max(...waits);
-    // Both at once (one round trip instead of two); a weight taken in one window while the other refused is given back.
-    const [ip, uid] = await Promise.all([this.ip.take(weight.ip), this.uid.take(weight.uid)]);
-    if (ip.wait > 0 || uid.wait > 0) {
+  /**
+   * Takes both weights, or neither; returns 0 on success, else how long to wait. One round trip: the pauses are read
+   * while the weights are taken, and what was taken during a pause (or by one window while the other refused) is
+   * given back.
+   */
+  private async tryTake(weight: Weight): Promise<number> {
+    const [ipPause, uidPause, ip, uid] = await Promise.all([this.ip.pausedMs(), this.uid.pausedMs(), this.ip.take(weight.ip), this.uid.take(weight.uid)]);
+    const wait = Math.max(ipPause, uidPause, ip.wait, uid.wait);
+    if (wait > 0) {
       await Promise.all([ip.wait === 0 ? this.ip.giveBack(ip.key, weight.ip) : undefined, uid.wait === 0 ? this.uid.giveBack(uid.key, weight.uid) : undefined]);
     }
-    return Math.max(ip.wait, uid.wait);
+    return wait;
   }
 }

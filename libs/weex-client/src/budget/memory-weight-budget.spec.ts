@@ -1,4 +1,5 @@
 import { createMemoryWeightBudget } from './memory-weight-budget.js';
+import { BudgetWaitTooLong } from './weight-budget.js';
 
 const WINDOW_MS = 300;
 // orderInfo costs 2 IP / 3 UID: five fit in a window of either budget.
@@ -44,6 +45,28 @@ describe('memory weight budget', () => {
     controller.abort();
     await expect(waiting).rejects.toThrow();
     await expect(next).resolves.toBeUndefined();
+  });
+
+  it('refuses a caller at once when the wait would exceed its maxWaitMs, taking nothing', async () => {
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => 30_000 });
+    for (let i = 0; i < 5; i++) await budget.acquire('orderInfo');
+    const refused = budget.acquire('orderInfo', undefined, 1_000);
+    await expect(refused).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    await expect(refused).rejects.toMatchObject({ operation: 'orderInfo', waitMs: 30_000 + 250 });
+    expect(await budget.usage()).toMatchObject({ ip: { used: 10 }, uid: { used: 15 } });
+  });
+
+  it('takes at once, side by side, while there is room; waits when the wait is within maxWaitMs', async () => {
+    const roomy = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => 30_000 });
+    await Promise.all(Array.from({ length: 5 }, () => roomy.acquire('orderInfo', undefined, 0)));
+    expect(await roomy.usage()).toMatchObject({ uid: { used: 15 } });
+
+    const budget = createMemoryWeightBudget(limits);
+    await budget.pause(1);
+    const paused = (await budget.usage()).uid.pausedMs;
+    expect(paused).toBeGreaterThan(0);
+    await budget.acquire('orderInfo', undefined, paused + 1_000);
+    expect((await budget.usage()).uid.pausedMs).toBe(0);
   });
 
   it('refuses limits some operation could never fit into', () => {

@@ -5,7 +5,7 @@ import { assertLimitsFit, type BudgetLimit, type BudgetLimits, windowClock } fro
 
 function memoryWindow(name: string, { limit, windowMs }: BudgetLimit, limits: BudgetLimits): BudgetWindow {
   const limiter = new RateLimiterMemory({ keyPrefix: `weex-budget:${name}`, points: limit, duration: windowMs / 1000 });
-  return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), false);
+  return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), 'memory');
 }
 
 /** A weight budget held in this process's memory (embedded mode: one process per account). */

@@ -42,7 +42,7 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
     duration: Math.max(1000, windowMs) / 1000,
     customIncrTtlLuaScript: TAKE_IF_FITS_LUA,
   });
-  return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), true);
+  return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), 'redis');
 }
 
 /**

@@ -41,11 +41,27 @@ export interface BudgetUsage {
  * budget so that every caller sharing it slows down.
  */
 export interface WeightBudget {
-  /** Waits until the operation's IP and UID weights (from OPERATIONS) both fit, then takes them. */
-  acquire(operation: OperationName, signal?: AbortSignal): Promise<void>;
+  /**
+   * Waits until the operation's IP and UID weights (from OPERATIONS) both fit, then takes them. With `maxWaitMs`,
+   * a caller that would have to wait longer than that is refused at once with BudgetWaitTooLong instead.
+   */
+  acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<void>;
   /** Lets nothing through, for every user of the budget, for `ms` or the rest of the current window if longer. */
   pause(ms: number): Promise<void>;
   usage(): Promise<BudgetUsage>;
+}
+
+/** The budget would hold the operation back longer than the caller's `maxWaitMs`; nothing was taken. */
+export class BudgetWaitTooLong extends Error {
+  override readonly name = 'BudgetWaitTooLong';
+
+  constructor(
+    readonly operation: OperationName,
+    /** How long the budget would have held the call back. */
+    readonly waitMs: number,
+  ) {
+    super(`the weight budget would hold ${operation} back ${waitMs} ms`);
+  }
 }
 
 /** The weights an operation costs. */

@@ -13,4 +13,6 @@ export type SymbolInput = string;
 export interface CallOptions {
   /** Aborts waiting for weight budget, backoff sleeps and the request itself. */
   signal?: AbortSignal;
+  /** Refuse at once (BudgetWaitTooLong) rather than wait longer than this for weight budget; default: wait. */
+  maxBudgetWaitMs?: number;
 }
