@@ -45,7 +45,7 @@ export function countLines(result, expected, unit = 'logs') {
   const { load, logs, counts } = result;
   return [
     `${load.connections} connections, ${load.durationS.toFixed(1)} s: ${load.ok} × ${expected} ${otherStatuses(load, expected)}`,
-    `${unit} answered as queued: ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows whose job \`<id>-0\` is in the queue: ${counts.rowsWithJob}; ` +
+    `${unit} answered as queued: ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows held by a job in the queue: ${counts.rowsWithJob}; ` +
       `jobs in the queue: ${counts.jobs} (${Object.entries(counts.jobCounts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})`,
     ...(counts.rows > logs
       ? [

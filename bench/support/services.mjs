@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { PG_URL, REDIS_URL } from '../settings.mjs';
 
-/** The queue and job id scheme of libs/queue and libs/ai-log/src/upload-job.ts (`<logId>-<attempt>`). */
+/** The queue of libs/queue. */
 export const UPLOAD_QUEUE = 'ai-log-upload';
 
 /** A fresh database for one scenario, dropped afterwards (as test/support/temp-database.ts does). */
@@ -64,14 +64,13 @@ export async function countCommittedAndQueued(database, prefix) {
   const queue = new Queue(UPLOAD_QUEUE, { connection: redis, prefix });
   try {
     const jobs = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
-    let withJob = 0;
-    for (let i = 0; i < rows.length; i += 1000) {
-      const pipeline = redis.pipeline();
-      for (const { id } of rows.slice(i, i + 1000)) pipeline.exists(`${prefix}:${UPLOAD_QUEUE}:${id}-0`);
-      for (const [error, exists] of await pipeline.exec()) if (!error && exists === 1) withJob += 1;
+    // The API queues one `queue-ai-logs` job per committed group; a worker turns it into `upload-ai-log` jobs.
+    const queued = new Set();
+    for (const job of await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
+      for (const id of job.data.logIds ?? [job.data.logId]) queued.add(id);
     }
     const jobTotal = Object.values(jobs).reduce((a, b) => a + b, 0);
-    return { rows: rows.length, jobs: jobTotal, jobCounts: jobs, rowsWithJob: withJob };
+    return { rows: rows.length, jobs: jobTotal, jobCounts: jobs, rowsWithJob: rows.filter(({ id }) => queued.has(id)).length };
   } finally {
     await queue.close();
     redis.disconnect();

@@ -1,16 +1,17 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { AiLogUploader, type UploadResult } from '#libs/ai-log';
+import { AiLogRelay, AiLogUploader, type UploadResult } from '#libs/ai-log';
 import { GatewayConfig } from '#libs/config';
-import { type JobPayload, type JobName, QueueName } from '#libs/queue';
+import { JobName, type JobPayload, QueueName } from '#libs/queue';
 
-/** Thin: unpacks the job and hands the log to AiLogUploader. */
+/** Thin: unpacks the job and hands the log to AiLogUploader, or a committed group's logs to the relay. */
 @Processor(QueueName.AiLogUpload)
 export class AiLogUploadProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AiLogUploadProcessor.name);
   constructor(
     private readonly uploader: AiLogUploader,
+    private readonly relay: AiLogRelay,
     private readonly config: GatewayConfig,
   ) {
     super();
@@ -29,7 +30,13 @@ export class AiLogUploadProcessor extends WorkerHost implements OnApplicationBoo
     await this.worker.close();
   }
 
-  process(job: Job<JobPayload[JobName.UploadAiLog]>): Promise<UploadResult> {
-    return this.uploader.upload(job.data.logId);
+  async process(job: Job): Promise<UploadResult | { queued: number }> {
+    if (job.name === JobName.QueueAiLogs) {
+      // First attempts of the logs one ingest transaction committed, under the ids the relay uses for them.
+      const { logIds } = job.data as JobPayload[JobName.QueueAiLogs];
+      await this.relay.enqueue(logIds.map((id) => ({ id, attemptCount: 0 })));
+      return { queued: logIds.length };
+    }
+    return this.uploader.upload((job.data as JobPayload[JobName.UploadAiLog]).logId);
   }
 }

@@ -2,14 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { stringifyJson, uuidv7 } from '#libs/common';
-import { JobName, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
+import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { AiLogAppender, type LogToAppend } from './ai-log-appender.js';
 import { GroupCommit } from './group-commit.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { type AiLogView, toAiLogView } from './ai-log.view.js';
 import type { CreateAiLogDto } from './create-ai-log.dto.js';
 import { readOrderId } from './order-id.js';
-import { uploadJobOptions } from './upload-job.js';
+import { queueLogsJobOptions } from './upload-job.js';
 
 const ENQUEUE_WAIT_MS = 2_000;
 
@@ -27,7 +27,7 @@ export interface Accepted {
 @Injectable()
 export class AiLogService {
   private readonly logger = new Logger(AiLogService.name);
-  /** Queues the ids of concurrent requests with one addBulk (one Redis round trip) per group, like the commits. */
+  /** Queues the ids of concurrent requests in one job (one Redis round trip) per group, like the commits. */
   private readonly enqueues = new GroupCommit<string, void>(async (ids) => {
     await this.enqueue(ids);
     return ids.map(() => undefined);
@@ -41,7 +41,7 @@ export class AiLogService {
   ) {}
 
   /**
-   * Commits the log, then queues its upload. The answer is given only after the commit; a queue failure does not
+   * Commits the log, then queues it. The answer is given only after the commit; a queue failure does not
    * undo it, since the log is in the database with status `queued`.
    */
   async accept(dto: CreateAiLogDto, author: Author): Promise<Accepted> {
@@ -72,8 +72,8 @@ export class AiLogService {
       timer = setTimeout(() => reject(new Error(`queue did not answer within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS);
     });
     try {
-      const jobs = ids.map((id) => ({ name: JobName.UploadAiLog, data: { logId: id }, opts: uploadJobOptions(id, 0) }));
-      await Promise.race([this.queue.addBulk(jobs), timeout]);
+      const payload: JobPayload[JobName.QueueAiLogs] = { logIds: ids };
+      await Promise.race([this.queue.add(JobName.QueueAiLogs, payload, queueLogsJobOptions(ids[0])), timeout]);
     } catch (error) {
       // The relay queues these from PostgreSQL once the queue answers again.
       this.logger.error(`${ids.length} log(s) committed but not queued yet (first ${ids[0]}): ${(error as Error).message}`);

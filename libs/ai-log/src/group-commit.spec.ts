@@ -1,5 +1,8 @@
 import { GroupCommit } from './group-commit.js';
 
+/** Lets queued microtasks (the first write's start) run. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('GroupCommit', () => {
   it('writes a lone submission at once, and what arrives meanwhile together, each caller getting its own results', async () => {
     const writes: number[][] = [];
@@ -11,6 +14,7 @@ describe('GroupCommit', () => {
       return items.map((i) => `r${i}`);
     });
     const first = commit.submit([1]);
+    await tick();
     const second = commit.submit([2, 3]);
     const third = commit.submit([4]);
     release();
@@ -30,10 +34,19 @@ describe('GroupCommit', () => {
       if (items.includes(5)) throw new Error('disk full');
       return items;
     }, 3);
-    const results = [commit.submit([0]), commit.submit([1, 2]), commit.submit([3, 4]), commit.submit([5]), commit.submit([6, 7, 8, 9])];
+    const results = [commit.submit([0])];
+    await tick();
+    results.push(commit.submit([1, 2]), commit.submit([3, 4]), commit.submit([5]), commit.submit([6, 7, 8, 9]));
     release();
     const settled = await Promise.allSettled(results);
     expect(writes).toEqual([[0], [1, 2], [3, 4, 5], [6, 7, 8, 9]]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  });
+
+  it('writes submissions made in the same tick together (callers woken by one commit join one write)', async () => {
+    const writes: number[][] = [];
+    const commit = new GroupCommit<number, number>(async (items) => (writes.push(items), items));
+    await Promise.all([commit.submit([1]), commit.submit([2]), commit.submit([3])]);
+    expect(writes).toEqual([[1, 2, 3]]);
   });
 });

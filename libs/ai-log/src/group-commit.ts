@@ -22,12 +22,15 @@ export class GroupCommit<T, R> {
   submit(items: T[]): Promise<R[]> {
     return new Promise<R[]>((resolve, reject) => {
       this.queue.push({ items, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (!this.writing) {
+        this.writing = true;
+        // After the microtasks already queued: callers woken together (by one commit, say) all join the first write.
+        queueMicrotask(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.writing = true;
     while (this.queue.length > 0) {
       const batch = this.take();
       try {

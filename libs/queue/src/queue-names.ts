@@ -5,9 +5,13 @@ export enum QueueName {
 
 /** Every job, with its payload type in JobPayload. */
 export enum JobName {
+  /** One attempt at uploading one log. */
   UploadAiLog = 'upload-ai-log',
+  /** The logs one ingest transaction committed: a worker turns them into UploadAiLog jobs. */
+  QueueAiLogs = 'queue-ai-logs',
 }
 
 export interface JobPayload {
   [JobName.UploadAiLog]: { logId: string };
+  [JobName.QueueAiLogs]: { logIds: string[] };
 }
