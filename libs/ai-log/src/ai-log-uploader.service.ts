@@ -23,9 +23,10 @@ export class AiLogUploader {
   ) {}
 
   async upload(logId: string): Promise<UploadResult> {
-    const log = await this.repository.claim(logId, this.config.uploadClaimMs);
-    if (!log) return { status: 'skipped' };
-    if (await this.repository.uploadsPaused(log.accountId)) {
+    const claimed = await this.repository.claim(logId, this.config.uploadClaimMs);
+    if (!claimed) return { status: 'skipped' };
+    const { log } = claimed;
+    if (claimed.paused) {
       // Paused by an admin: nothing is sent and no attempt recorded. Due again a relay interval later, so that a resume
       // racing with this release still finds it soon; until the resume the relay leaves the account's logs alone.
       await this.repository.release(log.id, new Date(Date.now() + this.config.relayIntervalMs));

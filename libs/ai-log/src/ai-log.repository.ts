@@ -14,6 +14,12 @@ export interface AttemptRecord {
 
 export type AiLogWithAttempts = AiLog & { attempts: UploadAttempt[] };
 
+/** A claimed log, and whether its account's uploads are paused (then it is handed back unsent). */
+export interface ClaimedLog {
+  log: AiLog;
+  paused: boolean;
+}
+
 /** A log to (re)queue: its job id is made of both. */
 export interface DueLog {
   id: string;
@@ -45,24 +51,31 @@ export class AiLogRepository {
   }
 
   /**
-   * Marks a due log as being uploaded by the caller until `claimMs` from now. A log whose claim lapsed (its worker died
-   * mid-upload) can be claimed again; since that upload may have reached the exchange, it is recorded as an
-   * `uncertain` attempt first. Returns null when the log is not claimable (done, or held by a live claim).
+   * Marks a due log as being uploaded by the caller until `claimMs` from now, and says whether an admin has paused its
+   * account. A log whose claim lapsed (its worker died mid-upload) can be claimed again; since that upload may have
+   * reached the exchange, it is recorded as an `uncertain` attempt first. Returns null when the log is not claimable
+   * (done, or held by a live claim). One statement: two workers claiming at once wait on the row lock, and the second
+   * finds the claim taken.
    */
-  async claim(id: string, claimMs: number): Promise<AiLog | null> {
+  async claim(id: string, claimMs: number): Promise<ClaimedLog | null> {
     const now = new Date();
-    const lapsed = await this.prisma.aiLog.findFirst({
-      where: { id, status: AiLogStatus.uploading, claimedUntil: { lt: now } },
-      select: { id: true },
-    });
-    const { count } = await this.prisma.aiLog.updateMany({
-      where: {
-        id,
-        OR: [{ status: { in: [AiLogStatus.queued, AiLogStatus.retrying] } }, { status: AiLogStatus.uploading, claimedUntil: { lt: now } }],
-      },
-      data: { status: AiLogStatus.uploading, attemptCount: { increment: 1 }, claimedUntil: new Date(now.getTime() + claimMs) },
-    });
-    if (count !== 1) return null;
+    const rows = await this.prisma.$queryRaw<Array<AiLog & { lapsed: boolean; paused: boolean }>>`
+      WITH target AS (
+        SELECT id, status = 'uploading' AS lapsed FROM ai_logs
+        WHERE id = ${id}::uuid AND (status IN ('queued', 'retrying') OR (status = 'uploading' AND claimed_until < ${now}))
+        FOR UPDATE
+      )
+      UPDATE ai_logs l
+      SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${new Date(now.getTime() + claimMs)}, updated_at = ${now}
+      FROM target t WHERE l.id = t.id
+      RETURNING l.id, l.account_id AS "accountId", l.agent_key_id AS "agentKeyId", l.order_id AS "orderId", l.stage, l.model,
+        l.input, l.output, l.explanation, l.status::text AS status, l.attempt_count AS "attemptCount", l.last_error AS "lastError",
+        l.next_attempt_at AS "nextAttemptAt", l.claimed_until AS "claimedUntil", l.received_at AS "receivedAt",
+        l.uploaded_at AS "uploadedAt", l.retried_at AS "retriedAt", l.updated_at AS "updatedAt", l.seq,
+        l.prev_hash AS "prevHash", l.hash, t.lapsed,
+        EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id AND a.uploads_paused_at IS NOT NULL) AS paused`;
+    if (rows.length === 0) return null;
+    const { lapsed, paused, ...log } = rows[0];
     if (lapsed) {
       await this.prisma.uploadAttempt.create({
         data: {
@@ -71,7 +84,7 @@ export class AiLogRepository {
         },
       });
     }
-    return this.prisma.aiLog.findUnique({ where: { id } });
+    return { log, paused };
   }
 
   /**
@@ -105,12 +118,6 @@ export class AiLogRepository {
     });
   }
 
-  /** Whether an admin paused uploads for the account. */
-  async uploadsPaused(accountId: string): Promise<boolean> {
-    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { uploadsPausedAt: true } });
-    return account?.uploadsPausedAt != null;
-  }
-
   /**
    * An admin retry: the failed logs matching the filter go back to `queued`, due now; returns them, to be queued.
    * attempt_count is kept, not reset: it names the jobs of a log's attempts, and a new job must not take the id of an
@@ -140,7 +147,7 @@ export class AiLogRepository {
     });
   }
 
-  /** Records one attempt and the state it leads to, together. */
+  /** Records one attempt and the state it leads to, together, in one statement. */
   async finishAttempt(
     id: string,
     attempt: AttemptRecord,
@@ -149,18 +156,16 @@ export class AiLogRepository {
     nextAttemptAt?: Date,
   ): Promise<void> {
     const latencyMs = attempt.finishedAt.getTime() - attempt.startedAt.getTime();
-    await this.prisma.$transaction([
-      this.prisma.uploadAttempt.create({ data: { ...attempt, logId: id, latencyMs } }),
-      this.prisma.aiLog.update({
-        where: { id },
-        data: {
-          status,
-          lastError,
-          claimedUntil: null,
-          nextAttemptAt,
-          uploadedAt: status === AiLogStatus.uploaded ? attempt.finishedAt : undefined,
-        },
-      }),
-    ]);
+    const uploadedAt = status === AiLogStatus.uploaded ? attempt.finishedAt : null;
+    await this.prisma.$executeRaw`
+      WITH attempt AS (
+        INSERT INTO upload_attempts (log_id, target, url, started_at, finished_at, latency_ms, outcome, http_status, exchange_code, exchange_message)
+        VALUES (${id}::uuid, ${attempt.target}, ${attempt.url}, ${attempt.startedAt}, ${attempt.finishedAt}, ${latencyMs}, ${attempt.outcome},
+                ${attempt.httpStatus ?? null}::int, ${attempt.exchangeCode ?? null}, ${attempt.exchangeMessage ?? null})
+      )
+      UPDATE ai_logs SET status = ${status}::ai_log_status, last_error = ${lastError}, claimed_until = NULL,
+        next_attempt_at = coalesce(${nextAttemptAt ?? null}::timestamptz, next_attempt_at),
+        uploaded_at = coalesce(${uploadedAt}::timestamptz, uploaded_at), updated_at = ${new Date()}
+      WHERE id = ${id}::uuid`;
   }
 }
