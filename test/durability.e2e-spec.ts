@@ -55,6 +55,19 @@ describe('durability: PostgreSQL is the truth, the queue only wakes workers', ()
     }, { worker: false });
   }, 90_000);
 
+  it('relays only what the queue cannot still hold: a backlog waiting its turn is left alone, lost jobs are not', async () => {
+    await withGateway(async (h, redis) => {
+      const { AiLogRelay } = await import('../libs/ai-log/src/index.js');
+      const relay = h.gateway.api.app.get(AiLogRelay);
+      await Promise.all(Array.from({ length: 20 }, (_, n) => post(h, log(n))));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Due for a second and a half, but their group jobs still wait in the queue: nothing to relay.
+      expect(await relay.relayDue(1_000)).toBe(0);
+      await redis.command('FLUSHALL');
+      expect(await relay.relayDue(1_000)).toBe(20);
+    }, { worker: false });
+  }, 60_000);
+
   it('uploads every log when Redis is flushed in the middle of a run', async () => {
     await withGateway(async (h, redis) => {
       const ids: string[] = [];

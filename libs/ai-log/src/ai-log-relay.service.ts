@@ -8,9 +8,11 @@ import { uploadJobOptions } from './upload-job.js';
 const BATCH = 500;
 
 /**
- * The transactional outbox's relay: PostgreSQL says which logs are due, the queue only wakes workers. Re-queuing is
- * idempotent (one job id per log and attempt), so every worker may run the relay, and a job the queue still holds is
- * not added twice. This is what makes a Redis outage, FLUSHALL or a lost job harmless.
+ * The transactional outbox's relay: PostgreSQL says which logs are due, the queue only wakes workers. It queues the
+ * due logs the queue cannot still hold: those received (or due) before the oldest job waiting in the queue, which
+ * FIFO order would have started already. So a backlog is not queued a second time, while logs whose job was lost
+ * (a Redis outage, FLUSHALL, a failed enqueue) or whose group job is being worked through are. Re-queuing is
+ * idempotent (one job id per log and attempt), so every worker may run the relay.
  */
 @Injectable()
 export class AiLogRelay {
@@ -19,9 +21,13 @@ export class AiLogRelay {
     @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
   ) {}
 
-  /** Queues every log due before `now - graceMs`, in pages; returns how many were handed to the queue. */
+  /**
+   * Queues every log due before `now - graceMs` and before the oldest waiting job (less `graceMs`, for clock skew
+   * between processes), in pages; returns how many were handed to the queue.
+   */
   async relayDue(graceMs: number, maxPerRun = 50_000): Promise<number> {
-    const dueBefore = new Date(Date.now() - graceMs);
+    const [oldestWaiting] = await this.queue.getJobs(['waiting'], 0, 0, true);
+    const dueBefore = new Date(Math.min(Date.now(), oldestWaiting?.timestamp ?? Infinity) - graceMs);
     let relayed = 0;
     let after: string | undefined;
     while (relayed < maxPerRun) {

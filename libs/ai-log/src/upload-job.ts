@@ -20,9 +20,9 @@ export function uploadJobOptions(logId: string, attempt: number, delayMs = 0): J
 }
 
 /**
- * The job that carries the logs of one ingest transaction to a worker, which queues their first attempts
- * (`<id>-0`, the ids the relay uses too, so the two never queue an attempt twice). One job per group keeps the API's
- * answer path to one queue write however many logs the group holds.
+ * The job that carries the logs of one ingest transaction to a worker, which makes their first attempts. One job per
+ * group keeps the API's answer path to one queue write however many logs the group holds, and spares the queue a job
+ * per log; retries and relayed logs get jobs of their own (uploadJobOptions).
  */
 export function queueLogsJobOptions(firstLogId: string): JobsOptions {
   return { ...RETRIED_BY_BULLMQ, jobId: `logs-${firstLogId}` };

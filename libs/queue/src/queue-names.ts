@@ -7,7 +7,7 @@ export enum QueueName {
 export enum JobName {
   /** One attempt at uploading one log. */
   UploadAiLog = 'upload-ai-log',
-  /** The logs one ingest transaction committed: a worker turns them into UploadAiLog jobs. */
+  /** The first attempts of the logs one ingest transaction committed. */
   QueueAiLogs = 'queue-ai-logs',
 }
 
