@@ -10,4 +10,5 @@ RUN npm run build
 # DATA_DIR of the compose file: a volume api and worker share, so that keys made in sandbox mode agree.
 RUN mkdir -p /data && chown node:node /data
 USER node
-CMD ["node", "dist/apps/api/src/main.js"]
+# The node flags of `npm run start:api` (memory settings; README, "Production").
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=512", "dist/apps/api/src/main.js"]

@@ -4,6 +4,7 @@ import { ENV_VARIABLES, loadConfig } from '#libs/config';
 
 // Docker cannot run on the build machines, so the compose file is checked against the configuration schema instead.
 const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8'), { merge: true });
+const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
 const services = compose.services as Record<string, { environment?: Record<string, unknown>; command?: string[]; profiles?: string[]; image?: string; build?: string }>;
 
 /** The value a variable takes when the user's shell sets nothing: `${NAME:-default}` becomes `default`. */
@@ -31,9 +32,19 @@ describe('docker-compose.yml', () => {
       expect(config.embeddedDatabase).toBe(false);
       expect(config.weex.baseUrl).toBe('http://exchange-sim:3100');
     }
-    expect(services.api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
-    expect(services.worker.command).toEqual(['node', 'dist/apps/worker/src/main.js']);
-    expect(services['exchange-sim'].command).toEqual(['node', 'dist/apps/exchange-sim/src/main.js']);
+    // The same commands, node flags included, as `npm run start:api` etc. (which the benchmark runs).
+    const command = (name: string) => services[name].command?.join(' ');
+    expect(command('api')).toBe(scripts['start:api']);
+    expect(command('worker')).toBe(scripts['start:worker']);
+    expect(command('exchange-sim')).toBe(scripts['start:sim']);
+    expect(command('api')).toMatch(/^node .*dist\/apps\/api\/src\/main\.js$/);
+    expect(command('worker')).toMatch(/^node .*dist\/apps\/worker\/src\/main\.js$/);
+  });
+
+  it("builds an image whose default command is the API's, as `npm run start:api` runs it", () => {
+    const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8');
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
+    expect(cmd.join(' ')).toBe(scripts['start:api']);
   });
 
   it('gives api and worker one data directory, so that the keys sandbox mode makes there are the same for both', () => {

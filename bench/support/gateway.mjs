@@ -58,7 +58,7 @@ export async function gatewayEnvironment(cleanup, extra = {}) {
   return { database, prefix, dataDir, env };
 }
 
-/** `node dist/apps/api/src/main.js` on a free port; resolves once it answers HTTP. */
+/** The API as `npm run start:api` runs it (node flags included), on a free port; resolves once it answers HTTP. */
 export async function startApi(cleanup, env, nodeArgs = []) {
   const port = await freePort();
   const api = new NodeProcess('api', ENTRY.api, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
@@ -68,7 +68,7 @@ export async function startApi(cleanup, env, nodeArgs = []) {
   return api;
 }
 
-/** `node dist/apps/worker/src/main.js`; it has no port, so readiness is left to the caller (see waitForWorker). */
+/** The worker as `npm run start:worker` runs it; it has no port, so readiness is left to the caller (see waitForWorker). */
 export function startWorker(cleanup, env) {
   const worker = new NodeProcess('worker', ENTRY.worker, env);
   cleanup.defer(() => worker.stop());

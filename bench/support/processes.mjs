@@ -13,6 +13,18 @@ export const ENTRY = {
   reference: `${ROOT}bench/servers/reference-server.mjs`,
 };
 
+/**
+ * The node flags each entry point runs with in production, from the `node [flags] dist/….js` scripts of package.json
+ * (`start`, `start:api`, `start:worker`, `start:sim`, which the Dockerfile and docker-compose.yml repeat): the benchmark
+ * measures the processes as users run them.
+ */
+const PRODUCTION_FLAGS = Object.fromEntries(
+  Object.values(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts)
+    .map((command) => /^node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
+    .filter(Boolean)
+    .map(([, flags, script]) => [`${ROOT}${script}`, flags.split(' ').filter(Boolean)]),
+);
+
 const OUTPUT_KEPT = 64 * 1024;
 
 /** A Node child process of its own, so that its RSS is its own; its output is kept for error messages. */
@@ -23,7 +35,7 @@ export class NodeProcess {
     this.name = name;
     this.spawnedAt = Date.now();
     // Only PATH from our environment: a child sees exactly the settings the scenario gives it.
-    this.child = spawn(process.execPath, [...nodeArgs, script], {
+    this.child = spawn(process.execPath, [...(PRODUCTION_FLAGS[script] ?? []), ...nodeArgs, script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

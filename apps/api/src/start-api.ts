@@ -24,7 +24,7 @@ export interface RunningApi {
 /** Starts the HTTP API on config.host:config.port (0 picks a free port). */
 export async function startApi(config: GatewayConfig, runtime: Runtime): Promise<RunningApi> {
   const logger = createLogger({ level: config.logLevel, name: 'api', secrets: secretValues(config) });
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, runtime), createHttpAdapter(undefined, logger), {
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, runtime), await createHttpAdapter(undefined, logger), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
   });

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PGliteServer } from './pglite-server.js';
 
 export interface EmbeddedDatabase {
@@ -16,6 +15,8 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedDatabase(dataDir: string, maxConnections = 32): Promise<EmbeddedDatabase> {
   const dir = resolve(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
+  // Imported on use: processes on a PostgreSQL server (the production layout) never load PGlite.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(dir);
   // Every socket shares PGlite's one session: the server runs one client's request at a time, keeps a transaction on
   // the socket that opened it, and forwards NOTIFY to the other sockets.

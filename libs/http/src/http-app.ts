@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { parseJson, stringifyJson } from '#libs/common';
 
@@ -11,7 +11,10 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
  * The Fastify adapter every HTTP app uses: request ids from X-Request-Id (or new ones), and a body limit. With a
  * logger, each request is logged (method, url, status, time) under its request id.
  */
-export function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger): FastifyAdapter {
+export async function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger): Promise<FastifyAdapter> {
+  // Imported on use: the worker reaches this module through the #libs/http barrel (for validation helpers) but serves
+  // no HTTP, and Fastify with Nest's adapter would cost it about 12 MB of RSS.
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   return new FastifyAdapter({
     bodyLimit,
     requestIdHeader: 'x-request-id',
