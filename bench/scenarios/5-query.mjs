@@ -28,15 +28,7 @@ export async function run() {
     if (probe.status !== 200) {
       return unavailable(`GET /v1/orders/open answered ${probe.status}: ${(await probe.text()).slice(0, 200)}`);
     }
-    const viaGateway = await closedLoop({
-      concurrency: QUERY_CONCURRENCY,
-      durationS: DURATION_S,
-      call: async () => {
-        const res = await fetch(`${api.url}/v1/orders/open`, { headers: AUTH });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`gateway answered ${res.status}`);
-      },
-    });
+    const viaGateway = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => gatewayCall(api.url) });
     const client = new WeexClient({
       baseUrl: sim.url,
       spotBaseUrl: sim.spotUrl,
@@ -45,6 +37,11 @@ export async function run() {
     });
     const direct = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => client.openOrders() });
     const overhead = viaGateway.p50 - direct.p50;
+    // The same pair with no added latency, to tell what we add from what the simulator's pause does to it.
+    await sim.control('PUT', '/__sim/faults', { latencyMs: 0 });
+    const half = Math.max(1, DURATION_S / 2);
+    const busyGateway = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: half, call: () => gatewayCall(api.url) });
+    const busyDirect = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: half, call: () => client.openOrders() });
     return {
       throughput: viaGateway.perSecond,
       unit: 'req/s',
@@ -57,11 +54,19 @@ export async function run() {
         `through the gateway: ${viaGateway.count} × 200, ${viaGateway.perSecond.toFixed(0)} req/s, p50 ${ms(viaGateway.p50)}, p99 ${ms(viaGateway.p99)}${errorsOf(viaGateway)}`,
         `direct (WeexClient → simulator): ${direct.count} answers, ${direct.perSecond.toFixed(0)} req/s, p50 ${ms(direct.p50)}, p99 ${ms(direct.p99)}${errorsOf(direct)}`,
         `we add ${ms(overhead)} at p50 and ${ms(viaGateway.p99 - direct.p99)} at p99: the extra HTTP hop, agent auth, the shared Redis weight budget, and our answer`,
+        `with no added latency (${half} s each): through the gateway p50 ${ms(busyGateway.p50)}, direct p50 ${ms(busyDirect.p50)}: ` +
+          `we add ${ms(busyGateway.p50 - busyDirect.p50)} at p50`,
       ],
     };
   } finally {
     await cleanup.run();
   }
+}
+
+async function gatewayCall(url) {
+  const res = await fetch(`${url}/v1/orders/open`, { headers: AUTH });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`gateway answered ${res.status}`);
 }
 
 function unavailable(reason) {
