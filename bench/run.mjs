@@ -1,6 +1,7 @@
 // `npm run bench [-- --only=2,3,profile] [--write]`: runs the scenarios in order and reports them. A full run writes
 // docs/benchmarks.md; a partial one prints its table and leaves the file alone unless --write is given.
 import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { DURATION_S } from './settings.mjs';
 import { Cleanup } from './support/gateway.mjs';
 import { describeMachine } from './support/machine.mjs';
@@ -43,7 +44,9 @@ const startedAt = new Date();
 const machine = await describeMachine();
 console.log(`machine: ${machine.cpu}, ${machine.memory}, Node ${machine.node}; load average ${machine.load}`);
 const results = [];
-for (const id of ids) {
+for (const [i, id] of ids.entries()) {
+  // Each scenario starts on a machine at rest: the previous one's processes may still be exiting and writing.
+  if (i > 0) await settle();
   const scenario = await import(SCENARIOS[id]);
   console.log(`\n▶ ${id}. ${scenario.title}`);
   const command = `${settingsEnv} npm run bench -- --only=${id}`;
@@ -72,4 +75,11 @@ console.log(`\n${table}`);
 if (write) {
   writeFileSync(REPORT, report);
   console.log(`written to docs/benchmarks.md`);
+}
+
+/** Waits until the 1-minute load average is below the core count, at most 30 s, after a pause of 3 s. */
+async function settle() {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(3_000);
+  for (let waited = 0; waited < 30_000 && loadavg()[0] >= availableParallelism(); waited += 1_000) await sleep(1_000);
 }
