@@ -49,4 +49,27 @@ describe('GroupCommit', () => {
     await Promise.all([commit.submit([1]), commit.submit([2]), commit.submit([3])]);
     expect(writes).toEqual([[1, 2, 3]]);
   });
+
+  it('runs up to maxInFlight writes at once, and groups what arrives while all are busy into the next', async () => {
+    const writes: number[][] = [];
+    const gates: Array<() => void> = [];
+    const commit = new GroupCommit<number, number>(async (items) => {
+      writes.push(items);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return items;
+    }, 500, 2);
+    const results = [commit.submit([1])];
+    await tick();
+    results.push(commit.submit([2]));
+    await tick();
+    results.push(commit.submit([3]), commit.submit([4]));
+    await tick();
+    expect(writes).toEqual([[1], [2]]);
+    gates[1]();
+    await tick();
+    expect(writes).toEqual([[1], [2], [3, 4]]);
+    gates[0]();
+    gates[2]();
+    expect(await Promise.all(results)).toEqual([[1], [2], [3], [4]]);
+  });
 });
