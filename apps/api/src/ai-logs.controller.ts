@@ -1,11 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readBatch } from '#libs/ai-log';
 import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
 import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import { GatewayConfig } from '#libs/config';
 import { validateBody } from '#libs/http';
-import { IdempotencyInterceptor } from '#libs/idempotency';
+import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
 
 const LOG_EXAMPLE = {
   // A string here: as a JS number literal it would be rounded before it reached the document.
@@ -25,6 +25,7 @@ export class AiLogsController {
   constructor(
     private readonly logs: AiLogService,
     private readonly config: GatewayConfig,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
@@ -36,9 +37,8 @@ export class AiLogsController {
   @IDEMPOTENCY
   @RequireScope('logs:write')
   @HttpCode(202)
-  @UseInterceptors(IdempotencyInterceptor)
-  create(@Body() body: unknown, @Req() req: AgentRequest): Promise<Accepted> {
-    return this.logs.accept(validateBody(CreateAiLogDto, body), req.agent!);
+  create(@Body() body: unknown, @Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<Accepted> {
+    return this.idempotency.run(req, reply, 202, () => this.logs.accept(validateBody(CreateAiLogDto, body), req.agent!));
   }
 
   /**
@@ -61,12 +61,13 @@ export class AiLogsController {
   @IDEMPOTENCY
   @RequireScope('logs:write')
   @HttpCode(207)
-  @UseInterceptors(IdempotencyInterceptor)
-  async createBatch(@Body() body: unknown, @Req() req: AgentRequest): Promise<{ results: BatchItemResult[] }> {
-    const { valid, rejected } = readBatch(body);
-    const accepted = valid.length > 0 ? await this.logs.acceptMany(valid.map((v) => v.dto), req.agent!) : [];
-    const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: valid[i].index, ...a }))];
-    return { results: results.sort((a, b) => a.index - b.index) };
+  createBatch(@Body() body: unknown, @Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<{ results: BatchItemResult[] }> {
+    return this.idempotency.run(req, reply, 207, async () => {
+      const { valid, rejected } = readBatch(body);
+      const accepted = valid.length > 0 ? await this.logs.acceptMany(valid.map((v) => v.dto), req.agent!) : [];
+      const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: valid[i].index, ...a }))];
+      return { results: results.sort((a, b) => a.index - b.index) };
+    });
   }
 
   @Get(':id')

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
+import { IdempotencyService } from './idempotency.service.js';
 
-@Module({ providers: [IdempotencyRepository, IdempotencyInterceptor], exports: [IdempotencyRepository, IdempotencyInterceptor] })
+@Module({ providers: [IdempotencyRepository, IdempotencyService], exports: [IdempotencyRepository, IdempotencyService] })
 export class IdempotencyModule {}

@@ -1,3 +1,3 @@
-export * from './idempotency.interceptor.js';
+export * from './idempotency.service.js';
 export * from './idempotency.module.js';
 export * from './idempotency.repository.js';
