@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { type AcceptedLog, canonicalLog, chainHash, GENESIS_HASH } from '#libs/audit-chain';
+import { canonicalLogWith, chainHash, GENESIS_HASH } from '#libs/audit-chain';
 import { SqlPool } from '#libs/database';
 import type { PoolClient } from 'pg';
 import { GroupCommit } from './group-commit.js';
 
-/** A validated log ready to be stored: its JSON as text (for the upload) and as values (for the chain hash). */
+/**
+ * A validated log ready to be stored: its input and output as the JSON text to upload, and in canonical form for the
+ * chain hash (made before the chain's lock is taken).
+ */
 export interface LogToAppend {
   id: string;
   accountId: string;
@@ -14,8 +17,8 @@ export interface LogToAppend {
   model: string;
   input: string;
   output: string;
-  inputValue: unknown;
-  outputValue: unknown;
+  inputCanonical: string;
+  outputCanonical: string;
   explanation: string;
 }
 
@@ -66,55 +69,39 @@ export class AiLogAppender {
       }
       const head = new Map(heads.map((h) => [h.account_id, { seq: BigInt(h.seq), hash: h.hash }]));
 
+      const receivedIso = receivedAt.toISOString();
       const receipts = logs.map((log) => {
         const previous = head.get(log.accountId)!;
         const seq = (previous.seq + 1n).toString();
-        const accepted: AcceptedLog = {
-          accountId: log.accountId,
-          seq,
-          id: log.id,
-          receivedAt: receivedAt.toISOString(),
-          agentKeyId: log.agentKeyId,
-          orderId: log.orderId,
-          stage: log.stage,
-          model: log.model,
-          input: log.inputValue,
-          output: log.outputValue,
-          explanation: log.explanation,
-        };
-        const hash = chainHash(previous.hash, canonicalLog(accepted));
+        const canonical = canonicalLogWith({ ...log, seq, receivedAt: receivedIso }, log.inputCanonical, log.outputCanonical);
+        const hash = chainHash(previous.hash, canonical);
         head.set(log.accountId, { seq: BigInt(seq), hash });
         return { receivedAt, seq, hash, prevHash: previous.hash };
       });
 
-      // The rows travel as one JSON document: JSON.stringify is native, where pg would escape array elements in JS.
-      const rows = logs.map((log, i) => ({
-        id: log.id,
-        account_id: log.accountId,
-        agent_key_id: log.agentKeyId,
-        order_id: log.orderId,
-        stage: log.stage,
-        model: log.model,
-        input: log.input,
-        output: log.output,
-        explanation: log.explanation,
-        seq: receipts[i].seq,
-        prev_hash: receipts[i].prevHash,
-        hash: receipts[i].hash,
-      }));
+      // The rows travel as one JSON document (pg would escape array elements in JS), input and output in it as JSON
+      // rather than as strings, so that neither side escapes them again; PostgreSQL's json type keeps their text.
+      const rows = logs.map((log, i) => {
+        const { seq, prevHash, hash } = receipts[i];
+        const fields = JSON.stringify({
+          id: log.id, account_id: log.accountId, agent_key_id: log.agentKeyId, order_id: log.orderId, stage: log.stage,
+          model: log.model, explanation: log.explanation, seq, prev_hash: prevHash, hash,
+        });
+        return `${fields.slice(0, -1)},"input":${log.input},"output":${log.output}}`;
+      });
       const movedHeads = [...head.entries()].map(([account_id, h]) => ({ account_id, seq: h.seq.toString(), hash: h.hash }));
       await client.query(
         `WITH inserted AS (
            INSERT INTO ai_logs (id, account_id, agent_key_id, order_id, stage, model, input, output, explanation,
                                 received_at, next_attempt_at, updated_at, seq, prev_hash, hash)
-           SELECT id, account_id, agent_key_id, order_id, stage, model, input, output, explanation, $2, $2, $2, seq, prev_hash, hash
+           SELECT id, account_id, agent_key_id, order_id, stage, model, input::text, output::text, explanation, $2, $2, $2, seq, prev_hash, hash
            FROM json_to_recordset($1::json) AS v(id uuid, account_id text, agent_key_id text, order_id bigint, stage text,
-                model text, input text, output text, explanation text, seq bigint, prev_hash text, hash text)
+                model text, input json, output json, explanation text, seq bigint, prev_hash text, hash text)
          )
          UPDATE audit_heads SET seq = h.seq, hash = h.hash, updated_at = $2
          FROM json_to_recordset($3::json) AS h(account_id text, seq bigint, hash text)
          WHERE audit_heads.account_id = h.account_id`,
-        [JSON.stringify(rows), receivedAt, JSON.stringify(movedHeads)],
+        [`[${rows.join(',')}]`, receivedAt, JSON.stringify(movedHeads)],
       );
       return receipts.map(({ receivedAt: at, seq, hash }) => ({ receivedAt: at, seq, hash }));
     });

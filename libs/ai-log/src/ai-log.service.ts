@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { canonicalJson } from '#libs/audit-chain';
 import { stringifyJson, uuidv7 } from '#libs/common';
 import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { AiLogAppender, type LogToAppend } from './ai-log-appender.js';
@@ -99,8 +100,8 @@ function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
     model: dto.model,
     input: stringifyJson(dto.input),
     output: stringifyJson(dto.output),
-    inputValue: dto.input,
-    outputValue: dto.output,
+    inputCanonical: canonicalJson(dto.input),
+    outputCanonical: canonicalJson(dto.output),
     explanation: dto.explanation,
   };
 }

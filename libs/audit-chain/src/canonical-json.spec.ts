@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseJson } from '#libs/common';
-import { canonicalJson } from './canonical-json.js';
-import { canonicalLog, chainHash, GENESIS_HASH } from './chain.js';
+import { canonicalJson, canonicalJsonSlowly } from './canonical-json.js';
+import { canonicalLog, canonicalLogWith, chainHash, GENESIS_HASH } from './chain.js';
 import { newSigningKeyPem, publicKeyPem, readPublicKey, readSigningKey, signCheckpoint, verifyCheckpoint } from './checkpoint-signing.js';
 
 describe('canonical JSON', () => {
@@ -19,6 +19,23 @@ describe('canonical JSON', () => {
       { numRuns: 500 },
     );
   });
+
+  it('writes what the reference walker writes, for any JSON, including keys objects reorder and lossless numbers', () => {
+    const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', '10', '9', '0', '-1', '1.5', 'a', ''));
+    const odd = fc.constantFrom(...['737185556881998184', '1e400', '1E2', '0.1000000000000000000001'].map((n) => parseJson(n)));
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), odd, tie('object'), fc.array(tie('tree'), { maxLength: 4 })),
+      object: fc.dictionary(key, tie('tree'), { maxKeys: 5 }),
+    }));
+    fc.assert(
+      fc.property(tree, (value) => {
+        expect(canonicalJson(value)).toBe(canonicalJsonSlowly(value));
+        const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v));
+        if (text !== undefined && !/__proto__/.test(text)) expect(canonicalJson(parseJson(text))).toBe(canonicalJsonSlowly(parseJson(text)));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
 
 describe('chain links and checkpoints', () => {
@@ -31,6 +48,23 @@ describe('chain links and checkpoints', () => {
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(chainHash(GENESIS_HASH, canonicalLog({ ...log, explanation: 'E' }))).not.toBe(hash);
     expect(chainHash('1'.repeat(64), canonical)).not.toBe(hash);
+  });
+
+  it('writes a log field by field exactly as canonicalJson writes the whole object', () => {
+    const text = fc.string({ unit: 'binary' });
+    const logs = fc.record({
+      accountId: text, seq: fc.bigInt({ min: 1n, max: 2n ** 63n }).map(String), id: fc.uuid(), receivedAt: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      agentKeyId: text, orderId: fc.option(fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String)), stage: text, model: text,
+      input: fc.dictionary(fc.string(), fc.jsonValue()), output: fc.dictionary(fc.string(), fc.jsonValue()), explanation: text,
+    });
+    fc.assert(
+      fc.property(logs, (log) => {
+        const reference = canonicalJson({ ...log, seq: BigInt(log.seq) });
+        expect(canonicalLog(log)).toBe(reference);
+        expect(canonicalLogWith(log, canonicalJson(log.input), canonicalJson(log.output))).toBe(reference);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('verifies a checkpoint signature with the public key, and nothing else', () => {

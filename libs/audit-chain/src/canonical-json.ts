@@ -6,8 +6,63 @@ import { LosslessNumber } from '#libs/common';
  * lossless parser keeps them (a JS number as JSON.stringify writes it, a bigint as its digits, any other number with
  * the digits it was sent with). Parsing the text back with libs/common's parseJson and canonicalising again gives the
  * same text, which is what lets `audit:verify` recompute every hash from an export.
+ *
+ * Fast path: a copy with every object's keys inserted in sorted order, written by the native JSON.stringify (which
+ * keeps insertion order). Values it would write differently (bigint, LosslessNumber, non-finite numbers, anything not
+ * plain JSON, keys an object would not keep in insertion order) go to {@link canonicalJsonSlowly}, the reference the fast path is tested against.
  */
 export function canonicalJson(value: unknown): string {
+  const sorted = sortedCopy(value);
+  return sorted === SLOW ? canonicalJsonSlowly(value) : JSON.stringify(sorted);
+}
+
+const SLOW = Symbol('slow');
+
+/** The value with its objects' keys in sorted order (arrays copied only when they hold objects), or SLOW. */
+function sortedCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : SLOW;
+    case 'object':
+      if (value === null) return value;
+      if (Array.isArray(value)) return sortedArray(value);
+      return Object.getPrototypeOf(value) === Object.prototype ? sortedObject(value as Record<string, unknown>) : SLOW;
+    default:
+      return SLOW;
+  }
+}
+
+function sortedArray(items: unknown[]): unknown {
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const sorted = sortedCopy(item);
+    if (sorted === SLOW) return SLOW;
+    if (sorted !== item) (copy ??= items.slice())[i] = sorted;
+  }
+  return copy ?? items;
+}
+
+function sortedObject(record: Record<string, unknown>): unknown {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    // Objects list integer-like keys first, whatever the insertion order; assigning __proto__ sets the prototype.
+    const first = key.charCodeAt(0);
+    if ((first >= 0x30 && first <= 0x39) || key === '__proto__') return SLOW;
+    const item = record[key];
+    if (item === undefined) continue;
+    const sorted = sortedCopy(item);
+    if (sorted === SLOW) return SLOW;
+    copy[key] = sorted;
+  }
+  return copy;
+}
+
+/** canonicalJson by walking the value and writing every token in JavaScript: any JSON value, at a third less speed. */
+export function canonicalJsonSlowly(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -25,10 +80,9 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
-// Plain loops and string appends: this runs for every accepted log, and showed in the ingest profile.
 function array(items: unknown[]): string {
   let text = '[';
-  for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + canonicalJson(items[i]);
+  for (let i = 0; i < items.length; i++) text += (i ? ',' : '') + canonicalJsonSlowly(items[i]);
   return `${text}]`;
 }
 
@@ -39,7 +93,7 @@ function object(record: Record<string, unknown>): string {
   for (const key of keys) {
     const item = record[key];
     if (item === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJsonSlowly(item)}`;
     first = false;
   }
   return `${text}}`;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
 /** The prevHash of an account's first log. */
@@ -24,10 +24,23 @@ export interface AcceptedLog {
 
 /** The canonical JSON of a log as accepted; `seq` is written as a JSON integer. */
 export function canonicalLog(log: AcceptedLog): string {
-  return canonicalJson({ ...log, seq: BigInt(log.seq) });
+  return canonicalLogWith(log, canonicalJson(log.input), canonicalJson(log.output));
+}
+
+/**
+ * canonicalLog for a log whose input and output are already in canonical form, so that ingest can canonicalise them
+ * before it takes the chain's lock. The fields are written in their sorted order.
+ */
+export function canonicalLogWith(log: Omit<AcceptedLog, 'input' | 'output'>, input: string, output: string): string {
+  const q = JSON.stringify;
+  return (
+    `{"accountId":${q(log.accountId)},"agentKeyId":${q(log.agentKeyId)},"explanation":${q(log.explanation)},"id":${q(log.id)},` +
+    `"input":${input},"model":${q(log.model)},"orderId":${log.orderId === null ? 'null' : q(log.orderId)},"output":${output},` +
+    `"receivedAt":${q(log.receivedAt)},"seq":${BigInt(log.seq)},"stage":${q(log.stage)}}`
+  );
 }
 
 /** SHA-256 of the previous hash (64 hex digits, as text) followed by the log's canonical JSON, as hex. */
 export function chainHash(prevHash: string, canonical: string): string {
-  return createHash('sha256').update(prevHash).update(canonical).digest('hex');
+  return hash('sha256', prevHash + canonical, 'hex');
 }
