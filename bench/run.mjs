@@ -2,7 +2,7 @@
 // docs/benchmarks.md; a partial one prints its table and leaves the file alone unless --write is given.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { DURATION_S } from './settings.mjs';
+import { DURATION_S, WARMUP_S } from './settings.mjs';
 import { Cleanup } from './support/gateway.mjs';
 import { describeMachine } from './support/machine.mjs';
 import { renderReport } from './support/report.mjs';
@@ -35,7 +35,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 // The variables that change what runs, so that each row's command reproduces it.
-const settingsEnv = ['BENCH_DURATION_S', 'BENCH_UPLOAD_LOGS', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
+const settingsEnv = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_UPLOAD_LOGS', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
   .map((name) => (name === 'BENCH_DURATION_S' ? `${name}=${DURATION_S}` : process.env[name] ? `${name}=${process.env[name]}` : ''))
   .filter(Boolean)
   .join(' ');
@@ -66,6 +66,7 @@ const report = renderReport({
   machine,
   results,
   durationS: DURATION_S,
+  warmupS: WARMUP_S,
   command: `${settingsEnv} npm run bench${only ? ` -- --only=${ids.join(',')}` : ''}`,
   startedAt,
   minutes: (Date.now() - startedAt.getTime()) / 60_000,

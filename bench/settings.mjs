@@ -3,6 +3,13 @@
 /** Seconds of load per scenario (BENCH_DURATION_S, default 10). */
 export const DURATION_S = positive(process.env.BENCH_DURATION_S, 10);
 
+/**
+ * Seconds of the same load run before each autocannon measurement and left out of its figures (BENCH_WARMUP_S,
+ * default 3): JIT compilation and the first growth of tables and heaps are start-up, not steady state. Its answers are
+ * still counted where rows and jobs are checked against answers.
+ */
+export const WARMUP_S = positive(process.env.BENCH_WARMUP_S, 3);
+
 /** Logs posted before the worker starts in the upload-budget scenario (BENCH_UPLOAD_LOGS, default 400: 4+ windows). */
 export const UPLOAD_LOGS = positive(process.env.BENCH_UPLOAD_LOGS, 400);
 

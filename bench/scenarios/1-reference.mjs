@@ -1,6 +1,6 @@
 import { DURATION_S, INGEST_CONNECTIONS } from '../settings.mjs';
 import { Cleanup } from '../support/gateway.mjs';
-import { cannon, otherStatuses } from '../support/load.mjs';
+import { cannon, loadHeading, otherStatuses } from '../support/load.mjs';
 import { ENTRY, freePort, NodeProcess, RssSampler } from '../support/processes.mjs';
 import { logText } from '../support/payload.mjs';
 
@@ -26,7 +26,7 @@ export async function run() {
       p99: load.p99,
       rssMb: rss.maxBetween(started),
       targets: [],
-      details: [`${INGEST_CONNECTIONS} connections, ${load.durationS.toFixed(1)} s: ${load.ok} × 202 ${otherStatuses(load, 202)}`],
+      details: [`${loadHeading(load, 202)}: ${load.ok} × 202 ${otherStatuses(load, 202)}`],
     };
   } finally {
     await cleanup.run();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DURATION_S, INGEST_CONNECTIONS, TARGETS } from '../settings.mjs';
 import { Cleanup } from '../support/gateway.mjs';
-import { cannon, otherStatuses } from '../support/load.mjs';
+import { cannon, loadHeading, otherStatuses } from '../support/load.mjs';
 import { logText } from '../support/payload.mjs';
 import { ENTRY, freePort, NodeProcess, poll, RssSampler, sleep } from '../support/processes.mjs';
 import { mb } from '../support/format.mjs';
@@ -53,12 +53,12 @@ export async function run() {
       rssMb: peakRssMb,
       targets: [
         { text: `≥ ${TARGETS.embeddedLogsPerS.toLocaleString('en')} logs/s`, pass },
-        { text: 'every 202 committed', pass: overview ? rows >= load.ok : false },
+        { text: 'every 202 committed', pass: overview ? rows >= load.warmupOk + load.ok : false },
       ],
       details: [
-        `${INGEST_CONNECTIONS} connections, ${load.durationS.toFixed(1)} s: ${load.ok} × 202 ${otherStatuses(load, 202)}`,
+        `${loadHeading(load, 202)}: ${load.ok} × 202 ${otherStatuses(load, 202)}`,
         overview
-          ? `counted through GET /admin/queue: ${rows} logs in PGlite (${describe(overview.logs)}); BullMQ jobs: ${overview.jobs ? describe(overview.jobs) : `unavailable (${overview.jobsError})`}. ` +
+          ? `counted through GET /admin/queue: ${rows} logs in PGlite for ${load.warmupOk + load.ok} answers (warm-up included) (${describe(overview.logs)}); BullMQ jobs: ${overview.jobs ? describe(overview.jobs) : `unavailable (${overview.jobsError})`}. ` +
             'The in-process worker uploads meanwhile, so jobs leave the queue as logs become `uploaded`'
           : 'no admin token in the banner: rows not counted',
         `one process (API, worker, simulator, PGlite): RSS ${mb(restRssMb)} at rest, ${mb(peakRssMb)} peak under load`,

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { DURATION_S, INGEST_CONNECTIONS, TARGETS } from '../settings.mjs';
 import { mb } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator, startWorker } from '../support/gateway.mjs';
-import { cannon, otherStatuses } from '../support/load.mjs';
+import { cannon, loadHeading, otherStatuses } from '../support/load.mjs';
 import { logText } from '../support/payload.mjs';
 import { poll, RssSampler, sleep } from '../support/processes.mjs';
 import { redisClient, UPLOAD_QUEUE } from '../support/services.mjs';
@@ -48,7 +48,7 @@ export async function run() {
       details: [
         `API RSS: ${mb(rest.api)} at rest, ${mb(peak.api)} peak under load (kernel high-water mark ${mb(high.api)})`,
         `worker RSS: ${mb(rest.worker)} at rest, ${mb(peak.worker)} peak under load (kernel high-water mark ${mb(high.worker)})`,
-        `load: ${INGEST_CONNECTIONS} connections, ${load.ok} × 202 ${otherStatuses(load, 202)}; the worker uploaded ${uploads} logs meanwhile ` +
+        `load: ${loadHeading(load, 202)}: ${load.ok} × 202 ${otherStatuses(load, 202)}; the worker uploaded ${uploads} logs meanwhile ` +
           '(API and worker share the 2 cores here, so this throughput is not the ingest figure: see scenario 2)',
       ],
     };

@@ -28,7 +28,7 @@ export async function run() {
       p99: result.load.p99,
       targets: [],
       summary: 'profiled (slower than unprofiled)',
-      details: [`${result.load.ok} × 202 while profiling; the summary counts only the samples taken during the load, not start-up`],
+      details: [`${result.load.ok} × 202 while profiling; the summary counts only the samples taken during the measured load, not start-up or warm-up`],
       profile: profileMarkdown(summariseProfile(join(dir, file), { top: 15, ...result.loadWindow })),
     };
   } finally {

@@ -1,6 +1,6 @@
 import { DURATION_S } from '../settings.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi } from './gateway.mjs';
-import { cannon, otherStatuses } from './load.mjs';
+import { cannon, loadHeading, otherStatuses } from './load.mjs';
 import { poll, RssSampler, sleep } from './processes.mjs';
 import { countCommittedAndQueued } from './services.mjs';
 
@@ -21,7 +21,7 @@ export async function measureIngest({ path, body, connections, expectStatus, log
     const load = await cannon({ url: `${api.url}${path}`, headers: AUTH, body, connections, durationS: DURATION_S, expectStatus });
     const peakRssMb = rss.maxBetween(started);
     // The load's window in ms since the API was spawned, to pick the profile's samples of it (start-up left out).
-    const loadWindow = { fromMs: started - api.spawnedAt, toMs: Date.now() - api.spawnedAt };
+    const loadWindow = { fromMs: load.measuredFrom - api.spawnedAt, toMs: Date.now() - api.spawnedAt };
     // Requests in flight when autocannon stopped still commit: count once the table stops growing.
     let last = -1;
     const counts = await poll('ai_logs to stop growing', 30_000, async () => {
@@ -32,9 +32,10 @@ export async function measureIngest({ path, body, connections, expectStatus, log
     });
     const highWaterMb = rss.highWaterMb();
     await api.stop();
-    // Rows beyond the answers can only be requests in flight at the end: at most one per connection.
-    const inFlightMax = connections * logsPerRequest;
-    return { load, logs: load.ok * logsPerRequest, inFlightMax, counts, loadWindow, restRssMb, peakRssMb, highWaterMb, exitCode: api.child.exitCode };
+    // Rows beyond the answers can only be requests in flight when the warm-up or the load stopped: at most one per
+    // connection each time.
+    const inFlightMax = connections * logsPerRequest * (load.warmupS > 0 ? 2 : 1);
+    return { load, logs: (load.warmupOk + load.ok) * logsPerRequest, inFlightMax, counts, loadWindow, restRssMb, peakRssMb, highWaterMb, exitCode: api.child.exitCode };
   } finally {
     await cleanup.run();
   }
@@ -44,13 +45,13 @@ export async function measureIngest({ path, body, connections, expectStatus, log
 export function countLines(result, expected, unit = 'logs') {
   const { load, logs, counts } = result;
   return [
-    `${load.connections} connections, ${load.durationS.toFixed(1)} s: ${load.ok} × ${expected} ${otherStatuses(load, expected)}`,
-    `${unit} answered as queued: ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows held by a job in the queue: ${counts.rowsWithJob}; ` +
+    `${loadHeading(load, expected)}: ${load.ok} × ${expected} ${otherStatuses(load, expected)}`,
+    `${unit} answered as queued (warm-up included): ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows held by a job in the queue: ${counts.rowsWithJob}; ` +
       `jobs in the queue: ${counts.jobs} (${Object.entries(counts.jobCounts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})`,
     ...(counts.rows > logs
       ? [
           counts.rows - logs <= result.inFlightMax
-            ? `the ${counts.rows - logs} rows beyond the answers are requests in flight when the load stopped: committed, their answer not counted`
+            ? `the ${counts.rows - logs} rows beyond the answers are requests in flight when the warm-up or the load stopped: committed, their answer not counted`
             : `${counts.rows - logs} rows beyond the answers: more than the ${result.inFlightMax} that could have been in flight`,
         ]
       : []),

@@ -1,24 +1,35 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { WARMUP_S } from '../settings.mjs';
 
 /**
- * Runs autocannon against one endpoint for `durationS` and reduces its result to what the report needs. Throughput
- * counts only answers with the expected status, over the measured duration.
+ * Runs autocannon against one endpoint for `warmupS` (default WARMUP_S), then for `durationS`, and reduces the second
+ * run to what the report needs. Throughput counts only answers with the expected status, over the measured duration;
+ * `warmupOk` is how many answers of the warm-up had that status.
  */
-export async function cannon({ url, method = 'POST', headers = {}, body, connections, durationS, expectStatus }) {
-  const result = await autocannon({
-    url,
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    connections,
-    duration: durationS,
-    // Slow answers are part of the result, not errors: only a stuck request should time out.
-    timeout: 30,
-  });
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+export async function cannon({ url, method = 'POST', headers = {}, body, connections, durationS, expectStatus, warmupS = WARMUP_S }) {
+  const run = (duration) =>
+    autocannon({
+      url,
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      connections,
+      duration,
+      // Slow answers are part of the result, not errors: only a stuck request should time out.
+      timeout: 30,
+    });
+  const statusesOf = (result) => Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+  const warmup = warmupS > 0 ? statusesOf(await run(warmupS)) : {};
+  const measuredFrom = Date.now();
+  const result = await run(durationS);
+  const statuses = statusesOf(result);
   const ok = statuses[String(expectStatus)] ?? 0;
   return {
+    warmupS,
+    warmupOk: warmup[String(expectStatus)] ?? 0,
+    warmupStatuses: warmup,
+    measuredFrom,
     ok,
     statuses,
     errors: result.errors,
@@ -78,7 +89,14 @@ function percentile(sorted, q) {
 
 /** "(also 3 × 500, 2 errors)": every answer that was not the expected one, for the report's details. */
 export function otherStatuses(load, expected) {
-  const others = Object.entries(load.statuses).filter(([code]) => code !== String(expected));
-  const parts = [...others.map(([code, n]) => `${n} × ${code}`), load.errors ? `${load.errors} connection errors` : ''].filter(Boolean);
+  const others = (statuses) => Object.entries(statuses).filter(([code]) => code !== String(expected)).map(([code, n]) => `${n} × ${code}`);
+  const warmup = others(load.warmupStatuses ?? {});
+  const parts = [...others(load.statuses), load.errors ? `${load.errors} connection errors` : '', warmup.length ? `${warmup.join(', ')} during warm-up` : ''].filter(Boolean);
   return parts.length ? `(also ${parts.join(', ')})` : '(no other answers)';
+}
+
+/** "50 connections, 3 s of warm-up (15,000 × 202), then 10.0 s: " */
+export function loadHeading(load, expected) {
+  const warmup = load.warmupS > 0 ? `${load.warmupS} s of warm-up (${load.warmupOk} × ${expected}, not in the figures), then ` : '';
+  return `${load.connections} connections, ${warmup}${load.durationS.toFixed(1)} s`;
 }

@@ -1,11 +1,11 @@
 import { int, mb, ms } from './format.mjs';
 
 /** docs/benchmarks.md: the machine, the table, each scenario's details, the profile, and how to reproduce. */
-export function renderReport({ machine, results, durationS, command, startedAt, minutes }) {
+export function renderReport({ machine, results, durationS, warmupS, command, startedAt, minutes }) {
   const lines = [
     '# Benchmarks',
     '',
-    `Written by \`${command}\` on ${startedAt.toISOString()} (${durationS} s of load per scenario, ${minutes.toFixed(1)} min in all).`,
+    `Written by \`${command}\` on ${startedAt.toISOString()} (${durationS} s of measured load per scenario after ${warmupS} s of warm-up, ${minutes.toFixed(1)} min in all).`,
     'Every figure below comes from that run; re-run it to replace this file. How to run it, and how to profile, is at the end.',
     '',
     '## Machine',
@@ -64,7 +64,9 @@ function howTo() {
     '',
     'It needs PostgreSQL on 127.0.0.1:5432 (user `postgres`, trust) and Redis on 127.0.0.1:6379, like the end-to-end',
     'tests (`BENCH_DATABASE_URL`, `BENCH_REDIS_URL` point elsewhere). `BENCH_UPLOAD_LOGS` (default 400) sets the logs of',
-    'scenario 6, which takes about 4 s per 100. Each scenario starts its own processes, a temporary database and a',
+    'scenario 6, which takes about 4 s per 100. `BENCH_WARMUP_S` (default 3) is the load run before each autocannon',
+    'measurement and left out of its figures (JIT compilation and the first growth of tables are not steady state); its',
+    'answers are still counted against the rows and jobs. Each scenario starts its own processes, a temporary database and a',
     'Redis key prefix of its own, and removes them afterwards. Benchmarks are never part of `npm test`.',
     '',
     '## How to profile',
