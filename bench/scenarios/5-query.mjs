@@ -3,7 +3,7 @@ import { ms } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator } from '../support/gateway.mjs';
 import { closedLoop } from '../support/load.mjs';
 
-const { createMemoryWeightBudget, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
+const { createMemoryWeightBudget, httpSend, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
 const { SANDBOX_CREDENTIALS } = await import('../../dist/libs/config/src/index.js');
 
 export const title = `GET /v1/orders/open through the gateway vs. the simulator called directly (simulator +${QUERY_SIM_LATENCY_MS} ms)`;
@@ -24,9 +24,9 @@ export async function run() {
     const gateway = await gatewayEnvironment(cleanup, { ...sim.weexEnv, WEEX_IP_WEIGHT_LIMIT: String(HUGE), WEEX_UID_WEIGHT_LIMIT: String(HUGE) });
     const api = await startApi(cleanup, gateway.env);
 
-    const probe = await fetch(`${api.url}/v1/orders/open`, { headers: AUTH });
+    const probe = await httpSend(`${api.url}/v1/orders/open`, { method: 'GET', headers: AUTH, timeoutMs: 30_000 });
     if (probe.status !== 200) {
-      return unavailable(`GET /v1/orders/open answered ${probe.status}: ${(await probe.text()).slice(0, 200)}`);
+      return unavailable(`GET /v1/orders/open answered ${probe.status}: ${probe.text.slice(0, 200)}`);
     }
     const viaGateway = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => gatewayCall(api.url) });
     const client = new WeexClient({
@@ -63,10 +63,10 @@ export async function run() {
   }
 }
 
+/** With the HTTP client WeexClient uses (node:http, kept-alive connections), so that client costs cancel out. */
 async function gatewayCall(url) {
-  const res = await fetch(`${url}/v1/orders/open`, { headers: AUTH });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`gateway answered ${res.status}`);
+  const res = await httpSend(`${url}/v1/orders/open`, { method: 'GET', headers: AUTH, timeoutMs: 30_000 });
+  if (res.status !== 200) throw new Error(`gateway answered ${res.status}: ${res.text.slice(0, 200)}`);
 }
 
 function unavailable(reason) {

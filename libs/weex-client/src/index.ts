@@ -18,3 +18,4 @@ export * from './weex-client.js';
 export * from './weex-request-runner.js';
 export * from './weex-transport.js';
 export * from './weex.module.js';
+export * from './http-send.js';

@@ -1,4 +1,5 @@
 import { readEnvelope } from './envelope.js';
+import type { HttpAnswer } from './http-send.js';
 import { classify } from './error-codes.js';
 import { WeexApiError } from './weex-api.error.js';
 
@@ -13,23 +14,24 @@ export interface WeexResponse {
 }
 
 /** Turns an HTTP answer into a response, or into a classified WeexApiError when it is not a success. */
-export function readResponse(operation: string, res: Response, text: string): WeexResponse {
-  const simulator = res.headers.has('x-weex-simulator');
+export function readResponse(operation: string, { status, headers, text }: HttpAnswer): WeexResponse {
+  const simulator = headers['x-weex-simulator'] !== undefined;
+  const ok = status >= 200 && status < 300;
   let envelope;
   try {
     envelope = readEnvelope(text);
   } catch {
     // e.g. the 521 HTML page of the IP allowlist, or a proxy's error page.
-    const kind = res.status === 429 ? 'rate_limited' : res.status >= 500 || res.ok ? 'unavailable' : classify(res.status, undefined);
-    throw new WeexApiError(kind, operation, `HTTP ${res.status} with a body that is not JSON`, { httpStatus: res.status, simulator });
+    const kind = status === 429 ? 'rate_limited' : status >= 500 || ok ? 'unavailable' : classify(status, undefined);
+    throw new WeexApiError(kind, operation, `HTTP ${status} with a body that is not JSON`, { httpStatus: status, simulator });
   }
-  if (!res.ok || !envelope.ok) {
-    const message = `${envelope.msg ?? `HTTP ${res.status}`}${envelope.code ? ` (code ${envelope.code})` : ''}`;
-    throw new WeexApiError(classify(res.status, envelope.code), operation, message, {
-      httpStatus: res.status,
+  if (!ok || !envelope.ok) {
+    const message = `${envelope.msg ?? `HTTP ${status}`}${envelope.code ? ` (code ${envelope.code})` : ''}`;
+    throw new WeexApiError(classify(status, envelope.code), operation, message, {
+      httpStatus: status,
       code: envelope.code,
       simulator,
     });
   }
-  return { httpStatus: res.status, data: envelope.data, code: envelope.code, msg: envelope.msg, simulator };
+  return { httpStatus: status, data: envelope.data, code: envelope.code, msg: envelope.msg, simulator };
 }

@@ -1,4 +1,5 @@
 import { TIMESTAMP_CODES } from './error-codes.js';
+import { httpSend, HttpSendError, type HttpAnswer } from './http-send.js';
 import type { WeexHost } from './operations.js';
 import { readResponse, type WeexResponse } from './response-reader.js';
 import { sign } from './signing.js';
@@ -38,7 +39,7 @@ export interface WeexRequest {
 }
 
 // Failures where nothing reached the server, so the request certainly had no effect.
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'CONNECT_TIMEOUT', 'EHOSTUNREACH']);
 
 /** Owns transport concerns: signing each attempt afresh, the clock offset to the exchange, timeouts and envelopes. */
 export class WeexTransport {
@@ -102,27 +103,19 @@ export class WeexTransport {
   private async send(req: WeexRequest): Promise<WeexResponse> {
     const base = req.host === 'spot' ? (this.options.spotBaseUrl ?? this.options.baseUrl) : this.options.baseUrl;
     const url = `${base}${req.path}${req.query ? `?${req.query}` : ''}`;
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000);
     const headers: Record<string, string> = { 'Content-Type': 'application/json', locale: 'en-US' };
     if (req.signed) Object.assign(headers, this.authHeaders(req));
-    let res: Response;
-    let text: string;
+    let answer: HttpAnswer;
     try {
-      res = await fetch(url, {
-        method: req.method,
-        headers,
-        body: req.body,
-        signal: req.signal ? AbortSignal.any([timeout, req.signal]) : timeout,
-      });
-      text = await res.text();
+      answer = await httpSend(url, { method: req.method, headers, body: req.body, timeoutMs: this.options.timeoutMs ?? 10_000, signal: req.signal });
     } catch (cause) {
       if (req.signal?.aborted) throw req.signal.reason;
-      const code = (cause as { cause?: { code?: string } }).cause?.code;
-      const sent = !NOT_SENT.has(code ?? '');
+      if (!(cause instanceof HttpSendError)) throw cause;
+      const sent = !NOT_SENT.has(cause.code);
       const what = sent ? 'no answer' : 'could not connect';
-      throw new WeexApiError(sent ? 'uncertain' : 'unavailable', req.operation, `${what} (${code ?? describe(cause)})`, { cause });
+      throw new WeexApiError(sent ? 'uncertain' : 'unavailable', req.operation, `${what} (${cause.code}: ${cause.message})`, { cause });
     }
-    return readResponse(req.operation, res, text);
+    return readResponse(req.operation, answer);
   }
 
   private authHeaders(req: WeexRequest): Record<string, string> {
@@ -142,10 +135,4 @@ export class WeexTransport {
       'ACCESS-TIMESTAMP': timestamp,
     };
   }
-}
-
-// Duck-typed: fetch's errors come from Node's own realm, where `instanceof Error` can fail (e.g. under jest's vm).
-function describe(error: unknown): string {
-  const { cause, message } = (error ?? {}) as { cause?: { message?: string }; message?: string };
-  return cause?.message ?? message ?? 'unknown error';
 }
