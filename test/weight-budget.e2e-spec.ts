@@ -2,7 +2,7 @@ import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { apiKeyHash, createRedisWeightBudget, type BudgetLimits } from '#libs/weex-client';
+import { apiKeyHash, BudgetWaitTooLong, createRedisWeightBudget, type BudgetLimits } from '#libs/weex-client';
 import { REDIS_URL, servicesAvailable } from './support/services.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -81,6 +81,17 @@ describe('Redis weight budget shared by several processes', () => {
     const counts = await Promise.all((await redis.keys(`${prefix}:weex-budget:uid:*:w*`)).map((k) => redis.get(k)));
     expect(counts.map(Number).every((n) => n <= 15)).toBe(true);
   }, 15_000);
+
+  it('takes both weights or neither: a call the IP window refuses takes nothing from the UID window', async () => {
+    if (!available) return;
+    // Room for five orderInfo (2 IP each) in the IP window, for many more in the UID window; a window that will not end.
+    const limits: BudgetLimits = { ip: { limit: 10, windowMs: 600_000 }, uid: { limit: 100, windowMs: 600_000 } };
+    const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits });
+    for (let i = 0; i < 5; i++) await budget.acquire('orderInfo');
+    await expect(budget.acquire('orderInfo', undefined, 1_000)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    const usage = await budget.usage();
+    expect([usage.ip.used, usage.uid.used]).toEqual([10, 15]);
+  });
 
   it('a pause taken by one process holds back the others', async () => {
     if (!available) return;

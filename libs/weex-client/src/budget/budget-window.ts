@@ -8,7 +8,8 @@ export interface WindowClock {
   guardMs: number;
 }
 
-const PAUSE_KEY = 'pause';
+/** The key, beside the windows' keys, whose presence pauses the budget. */
+export const PAUSE_KEY = 'pause';
 
 /**
  * One weight budget (per IP or per UID) in fixed windows aligned to the clock: window n covers
@@ -19,8 +20,8 @@ export class BudgetWindow {
   constructor(
     private readonly limiter: RateLimiterAbstract,
     readonly limit: number,
-    private readonly windowMs: number,
-    private readonly clock: WindowClock,
+    readonly windowMs: number,
+    readonly clock: WindowClock,
     /**
      * The Redis store (with TAKE_IF_FITS_LUA) refuses a take without counting it and expires blocks by whole seconds;
      * the memory store counts refused takes too (they are given back here) and takes fractions of a second.
@@ -66,7 +67,8 @@ export class BudgetWindow {
     return { limit: this.limit, used: res?.consumedPoints ?? 0, msBeforeReset: slot.msLeft, pausedMs };
   }
 
-  private slot(): { key: string; msLeft: number; guardWait: number } {
+  /** The current window: its key, the time left in it, and how long the boundary guard holds takes back (0: none). */
+  slot(): { key: string; msLeft: number; guardWait: number } {
     const now = this.clock.now();
     const index = Math.floor(now / this.windowMs);
     const into = now - index * this.windowMs;

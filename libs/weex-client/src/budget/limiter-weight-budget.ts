@@ -6,7 +6,10 @@ import { type BudgetUsage, BudgetWaitTooLong, type WeightBudget, weightOf } from
 // Timers may fire a little early: wake just after the computed time.
 const WAKE_MARGIN_MS = 5;
 
-type Weight = { ip: number; uid: number };
+export type Weight = { ip: number; uid: number };
+
+/** Takes both weights or neither, in one step of the store; resolves to 0 when taken, else how long to wait. */
+export type TakeBoth = (weight: Weight) => Promise<number>;
 
 /**
  * A weight budget over two windows (IP and UID). While the budget has room, callers take weight at once, side by
@@ -19,16 +22,22 @@ export class LimiterWeightBudget implements WeightBudget {
   private tail: Promise<void> = Promise.resolve();
   private inLine = 0;
 
+  private readonly takeBoth: TakeBoth;
+
+  /** `takeBoth` replaces the take through the two windows' limiters, where the store can do both at once. */
   constructor(
     private readonly ip: BudgetWindow,
     private readonly uid: BudgetWindow,
-  ) {}
+    takeBoth?: TakeBoth,
+  ) {
+    this.takeBoth = takeBoth ?? ((weight) => this.tryTake(weight));
+  }
 
   async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs = Infinity): Promise<void> {
     const weight = weightOf(operation);
     if (this.inLine === 0) {
       signal?.throwIfAborted();
-      const wait = await this.tryTake(weight);
+      const wait = await this.takeBoth(weight);
       if (wait === 0) return;
       if (wait > maxWaitMs) throw new BudgetWaitTooLong(operation, wait);
     }
@@ -54,7 +63,7 @@ export class LimiterWeightBudget implements WeightBudget {
   private async waitAndTake(operation: OperationName, weight: Weight, signal: AbortSignal | undefined, maxWaitMs: number): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
-      const wait = await this.tryTake(weight);
+      const wait = await this.takeBoth(weight);
       if (wait === 0) return;
       if (wait > maxWaitMs) throw new BudgetWaitTooLong(operation, wait);
       await sleep(wait + WAKE_MARGIN_MS, signal);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { BudgetWindow } from './budget-window.js';
-import { LimiterWeightBudget } from './limiter-weight-budget.js';
+import { BudgetWindow, PAUSE_KEY } from './budget-window.js';
+import { LimiterWeightBudget, type TakeBoth } from './limiter-weight-budget.js';
 import { assertLimitsFit, type BudgetLimit, type BudgetLimits, windowClock } from './weight-budget.js';
-import { TAKE_IF_FITS_LUA } from './take-if-fits.lua.js';
+import { TAKE_BOTH_LUA, TAKE_IF_FITS_LUA } from './take-if-fits.lua.js';
 
 export interface RedisWeightBudgetOptions {
   /** An ioredis connection for budgets only (the library defines a script command on it); not closed here. */
@@ -33,13 +33,15 @@ export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'a
   return { ip: `${base}:ip:${options.ipName ?? 'default'}`, uid: `${base}:uid:${apiKeyHash(options.apiKey)}` };
 }
 
+/** How long a window's key lives. RateLimiterRedis skips the script (and expiry) below 1 s. */
+const lifetimeMs = (windowMs: number) => Math.max(1000, windowMs);
+
 function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: BudgetLimit, limits: BudgetLimits): BudgetWindow {
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix,
     points: limit,
-    // How long a window's key lives. RateLimiterRedis skips the script (and expiry) below 1 s.
-    duration: Math.max(1000, windowMs) / 1000,
+    duration: lifetimeMs(windowMs) / 1000,
     customIncrTtlLuaScript: TAKE_IF_FITS_LUA,
   });
   return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), 'redis');
@@ -54,5 +56,30 @@ export function createRedisWeightBudget(options: RedisWeightBudgetOptions): Limi
   const { limits, redis } = options;
   assertLimitsFit(limits);
   const keys = budgetKeys(options);
-  return new LimiterWeightBudget(redisWindow(redis, keys.ip, limits.ip, limits), redisWindow(redis, keys.uid, limits.uid, limits));
+  const ip = redisWindow(redis, keys.ip, limits.ip, limits);
+  const uid = redisWindow(redis, keys.uid, limits.uid, limits);
+  return new LimiterWeightBudget(ip, uid, takeBothInRedis(redis, keys, ip, uid));
+}
+
+type TakeBothCommand = (...args: Array<string | number>) => Promise<[number, number, number]>;
+
+/**
+ * Both windows' takes as one script: one command and one round trip per call, where the limiters take four (the
+ * pauses read, then each window), and nothing to give back when one window refuses.
+ */
+function takeBothInRedis(redis: Redis, keys: { ip: string; uid: string }, ip: BudgetWindow, uid: BudgetWindow): TakeBoth {
+  if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 4, lua: TAKE_BOTH_LUA });
+  const command = (redis as unknown as { weexTakeBoth: TakeBothCommand }).weexTakeBoth.bind(redis);
+  return async (weight) => {
+    const ipSlot = ip.slot();
+    const uidSlot = uid.slot();
+    // Close to a window boundary nothing is taken (as BudgetWindow.take): wait for the guard, then ask.
+    const guard = Math.max(weight.ip > 0 ? ipSlot.guardWait : 0, weight.uid > 0 ? uidSlot.guardWait : 0);
+    if (guard > 0) return guard;
+    const [pausedMs, ipRefused, uidRefused] = await command(
+      `${keys.ip}:${PAUSE_KEY}`, `${keys.uid}:${PAUSE_KEY}`, `${keys.ip}:${ipSlot.key}`, `${keys.uid}:${uidSlot.key}`,
+      weight.ip, weight.uid, ip.limit, uid.limit, lifetimeMs(ip.windowMs), lifetimeMs(uid.windowMs),
+    );
+    return Math.max(pausedMs, ipRefused ? ipSlot.msLeft + ip.clock.guardMs : 0, uidRefused ? uidSlot.msLeft + uid.clock.guardMs : 0);
+  };
 }
