@@ -92,6 +92,17 @@ describe.each(modes)('one AI log from agent to exchange: $name', (mode) => {
     expect(createHmac('sha256', SANDBOX_CREDENTIALS.secret).update(prehash).digest('base64')).toBe(upload!.signature);
   });
 
+  it('answers with the caller\'s X-Request-Id, or a new one', async () => {
+    if (!harness) return;
+    const traced = await fetch(`${harness.apiUrl}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.agentKey}`, 'content-type': 'application/json', 'x-request-id': 'agent-trace-42' },
+      body: LOG_BODY,
+    });
+    expect([traced.status, traced.headers.get('x-request-id')]).toEqual([202, 'agent-trace-42']);
+    expect((await post(LOG_BODY)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('returns input and output with every digit they had', async () => {
     if (!harness) return;
     const { id } = await json(await post(LOG_BODY));
@@ -107,6 +118,7 @@ describe.each(modes)('one AI log from agent to exchange: $name', (mode) => {
     expect(res.status).toBe(400);
     const body = await json(res);
     expect(body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', requestId: expect.any(String) });
+    expect(res.headers.get('x-request-id')).toBe(body.requestId);
     const paths = new Set(body.errors.map((e: { path: string }) => e.path));
     expect([...paths].sort()).toEqual(['explanation', 'extra', 'input', 'model', 'orderId', 'output', 'stage']);
     for (const error of body.errors) expect(error.message).toEqual(expect.any(String));

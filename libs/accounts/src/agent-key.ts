@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** A new agent key: 32 random bytes, URL-safe, with a prefix that makes it recognisable in a leak scan. */
 export function generateAgentKey(): string {
   return `agk_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Keys are stored and looked up by SHA-256 only; the key itself is never stored. */
+/** Keys are stored and looked up by SHA-256 only; the key itself is never stored. Runs for every agent request. */
 export function hashAgentKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }

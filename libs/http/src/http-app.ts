@@ -48,7 +48,9 @@ export function configureHttpApp(app: NestFastifyApplication | INestApplication)
     }
   });
   fastify.setReplySerializer((payload) => stringifyJson(payload));
-  fastify.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs for every answer, and needs no promise.
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }
