@@ -45,6 +45,9 @@ export async function run() {
     return {
       throughput: viaGateway.perSecond,
       unit: 'req/s',
+      // With --repeat, the run of median overhead is the one reported.
+      rank: overhead,
+      rankUnit: 'ms added',
       p50: viaGateway.p50,
       p99: viaGateway.p99,
       targets: [{ text: `overhead ≤ ${TARGETS.queryOverheadP50Ms} ms at p50`, pass: overhead <= TARGETS.queryOverheadP50Ms }],

@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { int, mb, ms } from './format.mjs';
 
+/** The hand-kept analysis of what bounds the figures, copied into every report. */
+const BOUNDS = readFileSync(new URL('../bounds.md', import.meta.url), 'utf8').trim();
+
 /** docs/benchmarks.md: the machine, the table, each scenario's details, the profile, and how to reproduce. */
-export function renderReport({ machine, results, durationS, warmupS, command, startedAt, minutes }) {
+export function renderReport({ machine, results, durationS, warmupS, repeat, command, startedAt, minutes }) {
   const lines = [
     '# Benchmarks',
     '',
-    `Written by \`${command}\` on ${startedAt.toISOString()} (${durationS} s of measured load per scenario after ${warmupS} s of warm-up, ${minutes.toFixed(1)} min in all).`,
+    `Written by \`${command}\` on ${startedAt.toISOString()} (${durationS} s of measured load per scenario after ${warmupS} s of warm-up${repeat > 1 ? `, each scenario run ${repeat} times and its median run reported` : ''}, ${minutes.toFixed(1)} min in all).`,
     'Every figure below comes from that run; re-run it to replace this file. How to run it, and how to profile, is at the end.',
     '',
     '## Machine',
@@ -29,6 +33,8 @@ export function renderReport({ machine, results, durationS, warmupS, command, st
     '| # | scenario | throughput | p50 | p99 | peak RSS | targets | reproduce |',
     '|---|---|---:|---:|---:|---:|---|---|',
     ...results.map(tableRow),
+    '',
+    BOUNDS,
     '',
     '## Details',
     '',
@@ -60,6 +66,7 @@ function howTo() {
     'npm run bench                              # every scenario and the profile; rewrites this file',
     'BENCH_DURATION_S=3 npm run bench -- --only=2,3   # some scenarios, short; prints the table, leaves this file alone',
     'npm run bench -- --only=2,profile --write  # ... and rewrites this file with only those',
+    'npm run bench -- --repeat=3               # each scenario 3 times, the median run reported (this machine varies)',
     '```',
     '',
     'It needs PostgreSQL on 127.0.0.1:5432 (user `postgres`, trust) and Redis on 127.0.0.1:6379, like the end-to-end',
