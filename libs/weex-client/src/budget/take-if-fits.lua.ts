@@ -39,7 +39,11 @@ end
 if refused[1] == 1 or refused[2] == 1 then return {0, refused[1], refused[2]} end
 for i = 1, 2 do
   local points = tonumber(ARGV[i])
-  if points > 0 and redis.call('incrby', KEYS[i + 2], points) == points then redis.call('pexpire', KEYS[i + 2], ARGV[i + 4]) end
+  if points > 0 then
+    local fresh = redis.call('pttl', KEYS[i + 2]) < 0
+    redis.call('incrby', KEYS[i + 2], points)
+    if fresh then redis.call('pexpire', KEYS[i + 2], ARGV[i + 4]) end
+  end
 end
 return {0, 0, 0}
 `;
