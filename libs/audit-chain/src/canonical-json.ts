@@ -9,7 +9,8 @@ import { LosslessNumber } from '#libs/common';
  *
  * Fast path: a copy with every object's keys inserted in sorted order, written by the native JSON.stringify (which
  * keeps insertion order). Values it would write differently (bigint, LosslessNumber, non-finite numbers, anything not
- * plain JSON, keys an object would not keep in insertion order) go to {@link canonicalJsonSlowly}, the reference the fast path is tested against.
+ * plain JSON, keys an object would not keep in insertion order) go to {@link canonicalJsonSlowly}, the reference the
+ * fast path is tested against.
  */
 export function canonicalJson(value: unknown): string {
   const sorted = sortedCopy(value);

@@ -22,10 +22,7 @@ export class BudgetWindow {
     readonly limit: number,
     readonly windowMs: number,
     readonly clock: WindowClock,
-    /**
-     * The Redis store (with TAKE_IF_FITS_LUA) refuses a take without counting it and expires blocks by whole seconds;
-     * the memory store counts refused takes too (they are given back here) and takes fractions of a second.
-     */
+    /** The Redis store expires blocks by whole seconds; the memory store takes fractions of a second. */
     private readonly store: 'redis' | 'memory',
   ) {}
 
@@ -35,7 +32,10 @@ export class BudgetWindow {
     return paused && paused.msBeforeNext > 0 ? paused.msBeforeNext : 0;
   }
 
-  /** Takes `points` in the current window: `{ wait: 0, key }` when taken, else how long to wait. */
+  /**
+   * Takes `points` in the current window: `{ wait: 0, key }` when taken, else how long to wait. For a store that
+   * cannot take both windows' weights in one step (memory); the Redis budget takes them with TAKE_BOTH_LUA.
+   */
   async take(points: number): Promise<{ wait: number; key?: string }> {
     if (points === 0) return { wait: 0 };
     const slot = this.slot();
@@ -45,7 +45,8 @@ export class BudgetWindow {
       return { wait: 0, key: slot.key };
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
-      if (this.store === 'memory') await this.limiter.reward(slot.key, points);
+      // The limiter counts a refused take too: give it back.
+      await this.limiter.reward(slot.key, points);
       return { wait: slot.msLeft + this.clock.guardMs };
     }
   }

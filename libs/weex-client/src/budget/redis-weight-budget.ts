@@ -4,7 +4,7 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { BudgetWindow, PAUSE_KEY } from './budget-window.js';
 import { LimiterWeightBudget, type TakeBoth } from './limiter-weight-budget.js';
 import { assertLimitsFit, type BudgetLimit, type BudgetLimits, windowClock } from './weight-budget.js';
-import { TAKE_BOTH_LUA, TAKE_IF_FITS_LUA } from './take-if-fits.lua.js';
+import { TAKE_BOTH_LUA } from './take-both.lua.js';
 
 export interface RedisWeightBudgetOptions {
   /** An ioredis connection for budgets only (the library defines a script command on it); not closed here. */
@@ -33,7 +33,7 @@ export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'a
   return { ip: `${base}:ip:${options.ipName ?? 'default'}`, uid: `${base}:uid:${apiKeyHash(options.apiKey)}` };
 }
 
-/** How long a window's key lives. RateLimiterRedis skips the script (and expiry) below 1 s. */
+/** How long a window's key lives: at least 1 s, as RateLimiterRedis keeps keys. */
 const lifetimeMs = (windowMs: number) => Math.max(1000, windowMs);
 
 function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: BudgetLimit, limits: BudgetLimits): BudgetWindow {
@@ -42,7 +42,6 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
     keyPrefix,
     points: limit,
     duration: lifetimeMs(windowMs) / 1000,
-    customIncrTtlLuaScript: TAKE_IF_FITS_LUA,
   });
   return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), 'redis');
 }
