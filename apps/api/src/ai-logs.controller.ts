@@ -1,10 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readBatch } from '#libs/ai-log';
+import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, readAiLog, readBatch } from '#libs/ai-log';
 import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
 import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import { GatewayConfig } from '#libs/config';
-import { validateBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
 
 const LOG_EXAMPLE = {
@@ -38,7 +37,7 @@ export class AiLogsController {
   @RequireScope('logs:write')
   @HttpCode(202)
   create(@Body() body: unknown, @Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<Accepted> {
-    return this.idempotency.run(req, reply, 202, () => this.logs.accept(validateBody(CreateAiLogDto, body), req.agent!));
+    return this.idempotency.run(req, reply, 202, () => this.logs.accept(readAiLog(body), req.agent!));
   }
 
   /**

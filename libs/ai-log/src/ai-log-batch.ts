@@ -1,5 +1,6 @@
-import { type FieldError, validateBody, ValidationFailedException } from '#libs/http';
-import { CreateAiLogDto } from './create-ai-log.dto.js';
+import { type FieldError, ValidationFailedException } from '#libs/http';
+import type { CreateAiLogDto } from './create-ai-log.dto.js';
+import { readAiLog } from './read-ai-log.js';
 
 export const MAX_BATCH = 500;
 
@@ -23,7 +24,7 @@ export function readBatch(body: unknown): { valid: Array<{ index: number; dto: C
   const rejected: BatchItemResult[] = [];
   logs.forEach((item, index) => {
     try {
-      valid.push({ index, dto: validateBody(CreateAiLogDto, item) });
+      valid.push({ index, dto: readAiLog(item) });
     } catch (error) {
       if (!(error instanceof ValidationFailedException)) throw error;
       const errors = error.errors.map((e) => ({ path: `logs.${index}${e.path ? `.${e.path}` : ''}`, message: e.message }));

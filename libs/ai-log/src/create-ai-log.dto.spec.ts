@@ -10,7 +10,7 @@ function errorsOf(body: unknown): Record<string, string[]> {
     return {};
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationFailedException);
-    const result: Record<string, string[]> = {};
+    const result: Record<string, string[]> = Object.create(null);
     for (const e of (error as ValidationFailedException).errors) (result[e.path] ??= []).push(e.message);
     return result;
   }
@@ -40,5 +40,23 @@ describe('CreateAiLogDto', () => {
 
   it('rejects a body that is not an object', () => {
     expect(errorsOf([1, 2])).toEqual({ '': ['body must be a JSON object'] });
+  });
+});
+
+describe('CreateAiLogDto, keys the class inherits', () => {
+  it('names constructor and toString as unknown fields instead of failing inside class-validator', () => {
+    expect(errorsOf({ ...valid, constructor: null, toString: 1 })).toEqual({
+      constructor: ['constructor is not a known field'],
+      toString: ['toString is not a known field'],
+    });
+    expect(errorsOf({ ...valid, stage: '', constructor: 1 })).toEqual({
+      stage: ['stage should not be empty'],
+      constructor: ['constructor is not a known field'],
+    });
+  });
+
+  it('names a parsed __proto__ key as an unknown field, and leaves the prototype alone', () => {
+    const body = parseJson('{"stage":"s","model":"m","input":{},"output":{},"explanation":"","__proto__":{"stage":""}}');
+    expect(Object.entries(errorsOf(body))).toEqual([['__proto__', ['__proto__ is not a known field']]]);
   });
 });

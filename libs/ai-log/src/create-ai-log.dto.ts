@@ -1,6 +1,5 @@
 import {
   IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   registerDecorator,
@@ -30,10 +29,12 @@ export class CreateAiLogDto {
   @IsString() @IsNotEmpty()
   model: string;
 
-  @IsObject({ message: 'input must be a JSON object' })
+  @IsJsonObject()
+  @JSONSchema({ type: 'object' })
   input: Record<string, unknown>;
 
-  @IsObject({ message: 'output must be a JSON object' })
+  @IsJsonObject()
+  @JSONSchema({ type: 'object' })
   output: Record<string, unknown>;
 
   @IsString()
@@ -54,6 +55,27 @@ function IsOrderId(options?: ValidationOptions): PropertyDecorator {
         defaultMessage: (args?: ValidationArguments) => (readOrderId(args?.value) as { error: string }).error,
       },
     });
+}
+
+/**
+ * A JSON object: what JSON.parse (or the lossless parser) makes of `{...}`. Not class-validator's IsObject, which also
+ * passes a LosslessNumber (the parse of 1e400), so that a number would have been taken, and uploaded, as an input.
+ */
+function IsJsonObject(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isJsonObject',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => isJsonObject(value),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be a JSON object`,
+      },
+    });
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function MaxCodePoints(max: number): PropertyDecorator {

@@ -7,3 +7,4 @@ export * from './order-id.js';
 export * from './ai-log-relay.service.js';
 export * from './ai-log-batch.js';
 export * from './ai-log.repository.js';
+export * from './read-ai-log.js';

@@ -27,6 +27,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** U+0000 raw, or escaped as \u0000 (an escape only when an even number of backslashes, none included, precede it). */
 const NUL = /\u0000|(?:^|[^\\])(?:\\\\)*\\u0000/i;
 
+/** Substring searches, much faster than NUL over a large body: without one of these, NUL cannot match. */
+const mayHoldNul = (text: string) => text.includes('\u0000') || text.includes('\\u0000') || text.includes('\\U0000');
+
 /**
  * JSON in and out without precision loss: bodies are decoded as strict UTF-8 and parsed with lossless numbers, and
  * replies print bigint IDs as bare integers. Errors raised while reading a request reach HttpExceptionFilter.
@@ -37,7 +40,7 @@ export function configureHttpApp(app: NestFastifyApplication | INestApplication)
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
     try {
       const text = utf8.decode(raw as Buffer);
-      if (NUL.test(text)) {
+      if (mayHoldNul(text) && NUL.test(text)) {
         const reason = 'body must not contain the character U+0000 (PostgreSQL text cannot hold it)';
         return done(Object.assign(new Error(reason), { statusCode: 400, code: 'UNSUPPORTED_CHARACTER' }), undefined);
       }

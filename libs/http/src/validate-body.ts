@@ -12,10 +12,19 @@ export function validateBody<T extends object>(dto: Constructor<T>, body: unknow
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationFailedException([{ path: '', message: 'body must be a JSON object' }]);
   }
-  const instance = Object.assign(new dto(), body);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-  if (errors.length > 0) throw new ValidationFailedException(flatten(errors));
+  const instance = new dto();
+  // A key the class inherits (`constructor`, `toString`) would replace what class-validator reads on the instance
+  // (it finds the rules through `constructor`): such keys are unknown fields, and are not copied.
+  const inherited = Object.keys(body).filter((key) => key in instance && !Object.hasOwn(instance, key));
+  Object.assign(instance, inherited.length > 0 ? withoutKeys(body, inherited) : body);
+  const errors = flatten(validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }));
+  errors.push(...inherited.map((key) => ({ path: key, message: `${key} is not a known field` })));
+  if (errors.length > 0) throw new ValidationFailedException(errors);
   return instance;
+}
+
+function withoutKeys(body: object, keys: string[]): object {
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
 }
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { LosslessNumber, parseJson } from '#libs/common';
+import { validateBody, ValidationFailedException } from '#libs/http';
+import { CreateAiLogDto } from './create-ai-log.dto.js';
+import { plainlyValid, readAiLog } from './read-ai-log.js';
+
+/** class-validator's verdict alone: the reference the hand check must agree with. */
+function classValidatorAccepts(body: unknown): boolean {
+  try {
+    validateBody(CreateAiLogDto, body);
+    return true;
+  } catch (error) {
+    if (!(error instanceof ValidationFailedException)) throw error;
+    return false;
+  }
+}
+
+const valid = { stage: 'decision', model: 'm-1', input: { a: 1 }, output: { b: [2] }, explanation: 'why' };
+
+// Values near every rule's edge, for any field: the right type and the wrong ones.
+const anyValue = fc.oneof(
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.constantFrom('', 'x', '12', '0', '-5', '1.5', '😀'.repeat(1000), '😀'.repeat(1001), 'a'.repeat(1000), 'a'.repeat(1001)),
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 1, 1.5, 2 ** 53 + 2, Number.MAX_SAFE_INTEGER),
+  fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }),
+  fc.constantFrom(9_223_372_036_854_775_807n, 9_223_372_036_854_775_808n),
+  fc.constantFrom(new LosslessNumber('1e400'), new LosslessNumber('5.0')),
+  fc.boolean(),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+  fc.constant(new Date(0)),
+  fc.constant(Object.create(null)),
+);
+
+const body = fc.record(
+  {
+    orderId: anyValue,
+    stage: fc.oneof(fc.constant(valid.stage), anyValue),
+    model: fc.oneof(fc.constant(valid.model), anyValue),
+    input: fc.oneof(fc.constant(valid.input), anyValue),
+    output: fc.oneof(fc.constant(valid.output), anyValue),
+    explanation: fc.oneof(fc.constant(valid.explanation), anyValue),
+    extra: anyValue,
+    constructor: anyValue,
+  },
+  { requiredKeys: [] },
+);
+
+describe('readAiLog', () => {
+  it('gives class-validator’s verdict on every body, well-formed or not', () => {
+    fc.assert(
+      fc.property(fc.oneof(body, anyValue), (candidate) => {
+        expect(plainlyValid(candidate)).toBe(classValidatorAccepts(candidate));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('agrees on bodies as the parser makes them, 64-bit and odd numbers included', () => {
+    for (const orderId of ['737185556881998184', '"737185556881998184"', '9223372036854775808', '1e2', '5.0', '0', 'null', '"12a"']) {
+      const text = `{"orderId":${orderId},"stage":"s","model":"m","input":{"x":1e400},"output":{},"explanation":""}`;
+      expect(plainlyValid(parseJson(text))).toBe(classValidatorAccepts(parseJson(text)));
+    }
+  });
+
+  it('returns the same DTO either way, and the field errors of class-validator', () => {
+    const body = { orderId: 737185556881998184n, ...valid };
+    expect(readAiLog(body)).toEqual(validateBody(CreateAiLogDto, body));
+    expect(readAiLog(body)).toBeInstanceOf(CreateAiLogDto);
+    expect(() => readAiLog({ ...valid, input: 7 })).toThrow(ValidationFailedException);
+  });
+
+  it('refuses a number where an object belongs, which IsObject let through as a LosslessNumber', () => {
+    const text = '{"stage":"s","model":"m","input":1e400,"output":{},"explanation":""}';
+    expect(() => readAiLog(parseJson(text))).toThrow(ValidationFailedException);
+    try {
+      readAiLog(parseJson(text));
+    } catch (error) {
+      expect((error as ValidationFailedException).errors).toEqual([{ path: 'input', message: 'input must be a JSON object' }]);
+    }
+  });
+});
