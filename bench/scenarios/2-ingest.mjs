@@ -1,5 +1,5 @@
 import { INGEST_CONNECTIONS, TARGETS } from '../settings.mjs';
-import { allCommittedAndQueued, countLines, measureIngest } from '../support/ingest.mjs';
+import { allCommittedAndQueued, countLines, cpuLine, measureIngest } from '../support/ingest.mjs';
 import { mb } from '../support/format.mjs';
 import { logText } from '../support/payload.mjs';
 
@@ -20,6 +20,6 @@ export async function run() {
       { text: 'every 202 committed and queued', pass: allCommittedAndQueued(result) },
       { text: `API RSS ≤ ${TARGETS.apiRssMb} MB`, pass: result.peakRssMb <= TARGETS.apiRssMb },
     ],
-    details: [...countLines(result, 202), `API RSS: ${mb(result.restRssMb)} at rest, ${mb(result.peakRssMb)} peak under load (kernel high-water mark ${mb(result.highWaterMb)})`],
+    details: [...countLines(result, 202), cpuLine(result), `API RSS: ${mb(result.restRssMb)} at rest, ${mb(result.peakRssMb)} peak under load (kernel high-water mark ${mb(result.highWaterMb)})`],
   };
 }

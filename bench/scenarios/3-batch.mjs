@@ -1,5 +1,5 @@
 import { BATCH_CONNECTIONS, BATCH_SIZE, TARGETS } from '../settings.mjs';
-import { allCommittedAndQueued, countLines, measureIngest } from '../support/ingest.mjs';
+import { allCommittedAndQueued, countLines, cpuLine, measureIngest } from '../support/ingest.mjs';
 import { batchText } from '../support/payload.mjs';
 import { mb } from '../support/format.mjs';
 
@@ -28,6 +28,7 @@ export async function run() {
     details: [
       `${load.perSecond.toFixed(1)} requests/s × ${BATCH_SIZE} logs; latencies are per request of ${BATCH_SIZE} logs`,
       ...countLines(result, 207),
+      cpuLine(result),
       `API RSS: ${mb(result.restRssMb)} at rest, ${mb(result.peakRssMb)} peak under load`,
     ],
   };

@@ -1,7 +1,7 @@
 import { DURATION_S } from '../settings.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi } from './gateway.mjs';
 import { cannon, loadHeading, otherStatuses } from './load.mjs';
-import { poll, RssSampler, sleep } from './processes.mjs';
+import { cpuMs, poll, RssSampler, sleep } from './processes.mjs';
 import { countCommittedAndQueued } from './services.mjs';
 
 /**
@@ -18,7 +18,10 @@ export async function measureIngest({ path, body, connections, expectStatus, log
     await sleep(1_000); // settle after start: the figure at rest
     const restRssMb = rss.at();
     const started = Date.now();
+    const cpuBefore = cpuMs(api.pid);
     const load = await cannon({ url: `${api.url}${path}`, headers: AUTH, body, connections, durationS: DURATION_S, expectStatus });
+    const cpuAfter = cpuMs(api.pid);
+    const loadSeconds = (Date.now() - started) / 1000;
     const peakRssMb = rss.maxBetween(started);
     // The load's window in ms since the API was spawned, to pick the profile's samples of it (start-up left out).
     const loadWindow = { fromMs: load.measuredFrom - api.spawnedAt, toMs: Date.now() - api.spawnedAt };
@@ -35,7 +38,9 @@ export async function measureIngest({ path, body, connections, expectStatus, log
     // Rows beyond the answers can only be requests in flight when the warm-up or the load stopped: at most one per
     // connection each time.
     const inFlightMax = connections * logsPerRequest * (load.warmupS > 0 ? 2 : 1);
-    return { load, logs: (load.warmupOk + load.ok) * logsPerRequest, inFlightMax, counts, loadWindow, restRssMb, peakRssMb, highWaterMb, exitCode: api.child.exitCode };
+    const logs = (load.warmupOk + load.ok) * logsPerRequest;
+    const cpu = { apiMs: cpuAfter.processMs - cpuBefore.processMs, machineMs: cpuAfter.machineMs - cpuBefore.machineMs, seconds: loadSeconds };
+    return { load, logs, inFlightMax, counts, loadWindow, restRssMb, peakRssMb, highWaterMb, cpu, exitCode: api.child.exitCode };
   } finally {
     await cleanup.run();
   }
@@ -56,6 +61,16 @@ export function countLines(result, expected, unit = 'logs') {
         ]
       : []),
   ];
+}
+
+/**
+ * CPU per answered log over the warm-up and the load: the API process's (all threads: garbage collection included) and
+ * the machine's (PostgreSQL, Redis and the load generator too).
+ */
+export function cpuLine({ cpu, logs }) {
+  const perLog = (ms) => `${Math.round((ms * 1000) / logs)} µs`;
+  const cores = (ms) => `${(ms / 10 / cpu.seconds).toFixed(0)}% of a core`;
+  return `CPU per log (warm-up included): API process ${perLog(cpu.apiMs)} (${cores(cpu.apiMs)}), whole machine ${perLog(cpu.machineMs)} (${cores(cpu.machineMs)})`;
 }
 
 /** Every answered log is in the table, nothing else is (beyond what was in flight), and every row has its job. */

@@ -156,3 +156,20 @@ function readStatus(pid) {
     return undefined; // the process is gone
   }
 }
+
+const TICKS_PER_S = 100; // USER_HZ: what Linux counts /proc CPU times in
+
+/**
+ * CPU time from /proc (Linux), in ms: a process's own (user + system, all its threads) and the whole machine's
+ * (every core's busy time). Read before and after a load, they give CPU per request, which moves with the code far
+ * less than throughput does with the other tenants of a shared machine.
+ */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
+  const processMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  const [, ...times] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = times.slice(0, 8).reduce((sum, t, i) => (i === 3 || i === 4 ? sum : sum + t), 0);
+  return { processMs, machineMs: (busy * 1000) / TICKS_PER_S };
+}
