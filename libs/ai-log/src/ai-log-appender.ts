@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { canonicalLogWith, chainHash, GENESIS_HASH } from '#libs/audit-chain';
+import { type CanonicalLogParts, chainHash, GENESIS_HASH, joinCanonicalLog } from '#libs/audit-chain';
 import { SqlPool } from '#libs/database';
 import type { PoolClient } from 'pg';
 import { GroupCommit } from './group-commit.js';
 
 /**
- * A validated log ready to be stored: its input and output as the JSON text to upload, and in canonical form for the
- * chain hash (made before the chain's lock is taken).
+ * A validated log ready to be stored: its input and output as the JSON text to upload, and its canonical form for the
+ * chain hash but for `receivedAt` and `seq` (made before the chain's lock is taken).
  */
 export interface LogToAppend {
   id: string;
@@ -17,8 +17,7 @@ export interface LogToAppend {
   model: string;
   input: string;
   output: string;
-  inputCanonical: string;
-  outputCanonical: string;
+  canonical: CanonicalLogParts;
   explanation: string;
 }
 
@@ -73,22 +72,24 @@ export class AiLogAppender {
       const receivedIso = receivedAt.toISOString();
       const receipts = logs.map((log) => {
         const previous = head.get(log.accountId)!;
-        const seq = (previous.seq + 1n).toString();
-        const canonical = canonicalLogWith({ ...log, seq, receivedAt: receivedIso }, log.inputCanonical, log.outputCanonical);
-        const hash = chainHash(previous.hash, canonical);
-        head.set(log.accountId, { seq: BigInt(seq), hash });
+        const next = previous.seq + 1n;
+        const seq = next.toString();
+        const hash = chainHash(previous.hash, joinCanonicalLog(log.canonical, receivedIso, seq));
+        head.set(log.accountId, { seq: next, hash });
         return { receivedAt, seq, hash, prevHash: previous.hash };
       });
 
       // The rows travel as one JSON document (pg would escape array elements in JS), input and output in it as JSON
       // rather than as strings, so that neither side escapes them again; PostgreSQL's json type keeps their text.
       const rows = logs.map((log, i) => {
+        // The document's brackets go on its first and last rows, so that join makes it as one flat string (pg would
+        // otherwise flatten '[' + joined + ']' once more, a copy of the whole group).
         const { seq, prevHash, hash } = receipts[i];
         const fields = JSON.stringify({
           id: log.id, account_id: log.accountId, agent_key_id: log.agentKeyId, order_id: log.orderId, stage: log.stage,
           model: log.model, explanation: log.explanation, seq, prev_hash: prevHash, hash,
         });
-        return `${fields.slice(0, -1)},"input":${log.input},"output":${log.output}}`;
+        return `${i === 0 ? '[' : ''}${fields.slice(0, -1)},"input":${log.input},"output":${log.output}}${i === logs.length - 1 ? ']' : ''}`;
       });
       const movedHeads = [...head.entries()].map(([account_id, h]) => ({ account_id, seq: h.seq.toString(), hash: h.hash }));
       await client.query(
@@ -102,7 +103,7 @@ export class AiLogAppender {
          UPDATE audit_heads SET seq = h.seq, hash = h.hash, updated_at = $2
          FROM json_to_recordset($3::json) AS h(account_id text, seq bigint, hash text)
          WHERE audit_heads.account_id = h.account_id`,
-        [`[${rows.join(',')}]`, receivedAt, JSON.stringify(movedHeads)],
+        [rows.join(','), receivedAt, JSON.stringify(movedHeads)],
       );
       return receipts.map(({ receivedAt: at, seq, hash }) => ({ receivedAt: at, seq, hash }));
     });

@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { canonicalJson } from '#libs/audit-chain';
+import { canonicalJson, canonicalLogParts } from '#libs/audit-chain';
 import { stringifyJson, uuidv7 } from '#libs/common';
 import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { AiLogAppender, type LogToAppend } from './ai-log-appender.js';
@@ -91,7 +91,7 @@ export class AiLogService {
 }
 
 function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
-  return {
+  const log = {
     id: uuidv7(),
     accountId: author.accountId,
     agentKeyId: author.agentKeyId,
@@ -100,8 +100,7 @@ function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
     model: dto.model,
     input: stringifyJson(dto.input),
     output: stringifyJson(dto.output),
-    inputCanonical: canonicalJson(dto.input),
-    outputCanonical: canonicalJson(dto.output),
     explanation: dto.explanation,
   };
+  return { ...log, canonical: canonicalLogParts(log, canonicalJson(dto.input), canonicalJson(dto.output)) };
 }

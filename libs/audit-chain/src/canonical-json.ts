@@ -49,7 +49,7 @@ function sortedArray(items: unknown[]): unknown {
 
 function sortedObject(record: Record<string, unknown>): unknown {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record).sort()) {
+  for (const key of sortedKeys(record)) {
     // Objects list integer-like keys first, whatever the insertion order; assigning __proto__ sets the prototype.
     const first = key.charCodeAt(0);
     if ((first >= 0x30 && first <= 0x39) || key === '__proto__') return SLOW;
@@ -60,6 +60,23 @@ function sortedObject(record: Record<string, unknown>): unknown {
     copy[key] = sorted;
   }
   return copy;
+}
+
+/**
+ * The object's keys in the order Array.prototype.sort gives strings (UTF-16 code units). Objects in logs have a handful
+ * of keys, which insertion sort orders several times faster than sort(), and without sort()'s temporary arrays (a
+ * sixth of batch ingest's allocations).
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** canonicalJson by walking the value and writing every token in JavaScript: any JSON value, at a third less speed. */

@@ -29,15 +29,37 @@ export function canonicalLog(log: AcceptedLog): string {
 
 /**
  * canonicalLog for a log whose input and output are already in canonical form, so that ingest can canonicalise them
- * before it takes the chain's lock. The fields are written in their sorted order.
+ * before it takes the chain's lock.
  */
 export function canonicalLogWith(log: Omit<AcceptedLog, 'input' | 'output'>, input: string, output: string): string {
+  return joinCanonicalLog(canonicalLogParts(log, input, output), log.receivedAt, log.seq);
+}
+
+/**
+ * The canonical log without the two fields only the chain's lock fixes (`receivedAt` and `seq`, which follow each other
+ * in sorted order): what goes before them and what comes after. Ingest makes the parts before it takes the lock, and
+ * {@link joinCanonicalLog} completes them under it. The fields are written in their sorted order.
+ */
+export function canonicalLogParts(log: Omit<AcceptedLog, 'input' | 'output' | 'seq' | 'receivedAt'>, input: string, output: string): CanonicalLogParts {
   const q = JSON.stringify;
-  return (
-    `{"accountId":${q(log.accountId)},"agentKeyId":${q(log.agentKeyId)},"explanation":${q(log.explanation)},"id":${q(log.id)},` +
-    `"input":${input},"model":${q(log.model)},"orderId":${log.orderId === null ? 'null' : q(log.orderId)},"output":${output},` +
-    `"receivedAt":${q(log.receivedAt)},"seq":${BigInt(log.seq)},"stage":${q(log.stage)}}`
-  );
+  // Joined, not concatenated: join makes one flat string, where `+` leaves a tree of pieces that every scavenge would
+  // copy while the log waits for the lock.
+  const before = [
+    '{"accountId":', q(log.accountId), ',"agentKeyId":', q(log.agentKeyId), ',"explanation":', q(log.explanation), ',"id":', q(log.id),
+    ',"input":', input, ',"model":', q(log.model), ',"orderId":', log.orderId === null ? 'null' : q(log.orderId), ',"output":', output,
+    ',"receivedAt":',
+  ].join('');
+  return { before, after: `,"stage":${q(log.stage)}}` };
+}
+
+export interface CanonicalLogParts {
+  before: string;
+  after: string;
+}
+
+/** The canonical log from its parts, `receivedAt` (ISO-8601) and `seq` (decimal, written as a JSON integer). */
+export function joinCanonicalLog(parts: CanonicalLogParts, receivedAt: string, seq: string): string {
+  return `${parts.before}${JSON.stringify(receivedAt)},"seq":${BigInt(seq)}${parts.after}`;
 }
 
 /** SHA-256 of the previous hash (64 hex digits, as text) followed by the log's canonical JSON, as hex. */
