@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, readAiLog, readBatch } from '#libs/ai-log';
 import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
 import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { ApiBody, ApiHeader } from '@nestjs/swagger';
 import { GatewayConfig } from '#libs/config';
+import { takeBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
 
 const LOG_EXAMPLE = {
@@ -36,8 +37,9 @@ export class AiLogsController {
   @IDEMPOTENCY
   @RequireScope('logs:write')
   @HttpCode(202)
-  create(@Body() body: unknown, @Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<Accepted> {
-    return this.idempotency.run(req, reply, 202, () => this.logs.accept(readAiLog(body), req.agent!));
+  create(@Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<Accepted> {
+    // The body is taken inside `run`, which hashes it first when the request carries an Idempotency-Key.
+    return this.idempotency.run(req, reply, 202, () => this.logs.accept(readAiLog(takeBody(req)), req.agent!));
   }
 
   /**
@@ -60,11 +62,13 @@ export class AiLogsController {
   @IDEMPOTENCY
   @RequireScope('logs:write')
   @HttpCode(207)
-  createBatch(@Body() body: unknown, @Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<{ results: BatchItemResult[] }> {
+  createBatch(@Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<{ results: BatchItemResult[] }> {
     return this.idempotency.run(req, reply, 207, async () => {
-      const { valid, rejected } = readBatch(body);
-      const accepted = valid.length > 0 ? await this.logs.acceptMany(valid.map((v) => v.dto), req.agent!) : [];
-      const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: valid[i].index, ...a }))];
+      const { valid, rejected } = readBatch(takeBody(req));
+      const indexes = valid.map((v) => v.index);
+      // splice: nothing here holds the parsed logs while the commit is awaited; acceptMany turns them into rows first.
+      const accepted = indexes.length > 0 ? await this.logs.acceptMany(valid.splice(0).map((v) => v.dto), req.agent!) : [];
+      const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: indexes[i], ...a }))];
       return { results: results.sort((a, b) => a.index - b.index) };
     });
   }

@@ -45,17 +45,20 @@ export class AiLogService {
    * Commits the log, then queues it. The answer is given only after the commit; a queue failure does not
    * undo it, since the log is in the database with status `queued`.
    */
-  async accept(dto: CreateAiLogDto, author: Author): Promise<Accepted> {
-    const [accepted] = await this.acceptMany([dto], author);
-    return accepted;
+  accept(dto: CreateAiLogDto, author: Author): Promise<Accepted> {
+    return this.acceptMany([dto], author).then(([accepted]) => accepted);
   }
 
   /**
    * Commits the logs (with other requests' logs, in one transaction: group commit) and appends them to the account's
    * audit chain, then queues them together. Answers in the order given.
    */
-  async acceptMany(dtos: CreateAiLogDto[], author: Author): Promise<Accepted[]> {
-    const logs = dtos.map((dto) => toLogToAppend(dto, author));
+  acceptMany(dtos: CreateAiLogDto[], author: Author): Promise<Accepted[]> {
+    // Not async itself: a suspended async function would keep `dtos`, the parsed logs, alive until the commit.
+    return this.appendAndQueue(dtos.map((dto) => toLogToAppend(dto, author)));
+  }
+
+  private async appendAndQueue(logs: LogToAppend[]): Promise<Accepted[]> {
     const receipts = await this.appender.append(logs);
     await this.enqueues.submit(logs.map((log) => log.id));
     return receipts.map((receipt, i) => ({ id: logs[i].id, status: 'queued', receivedAt: receipt.receivedAt.toISOString() }));

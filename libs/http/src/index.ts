@@ -5,3 +5,4 @@ export * from './validate-body.js';
 export * from './validate-query.js';
 export * from './validation-failed.exception.js';
 export * from './request-error.js';
+export * from './take-body.js';
