@@ -86,11 +86,13 @@ describe('readAiLog', () => {
 
   it('refuses a number where an object belongs, which IsObject let through as a LosslessNumber', () => {
     const text = '{"stage":"s","model":"m","input":1e400,"output":{},"explanation":""}';
-    expect(() => readAiLog(parseJson(text))).toThrow(ValidationFailedException);
+    let thrown: unknown;
     try {
       readAiLog(parseJson(text));
     } catch (error) {
-      expect((error as ValidationFailedException).errors).toEqual([{ path: 'input', message: 'input must be a JSON object' }]);
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(ValidationFailedException);
+    expect((thrown as ValidationFailedException).errors).toEqual([{ path: 'input', message: 'input must be a JSON object' }]);
   });
 });
