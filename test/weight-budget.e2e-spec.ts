@@ -2,7 +2,7 @@ import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { apiKeyHash, BudgetWaitTooLong, createRedisWeightBudget, type BudgetLimits } from '#libs/weex-client';
+import { apiKeyHash, BudgetWaitTooLong, createRedisWeightBudget, type BudgetLimits, type WeightBudget } from '#libs/weex-client';
 import { REDIS_URL, servicesAvailable } from './support/services.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -10,6 +10,11 @@ const API_KEY = 'budget-test-api-key';
 // orderInfo costs 2 IP / 3 UID: the UID budget of 15 lets exactly five through per window.
 const ORDER_INFO_PER_WINDOW = 5;
 const limitsOf = (windowMs: number): BudgetLimits => ({ ip: { limit: 100, windowMs }, uid: { limit: 15, windowMs } });
+
+const usedOf = async (budget: WeightBudget) => {
+  const { ip, uid } = await budget.usage();
+  return [ip.used, uid.used];
+};
 
 describe('Redis weight budget shared by several processes', () => {
   let available = false;
@@ -100,6 +105,43 @@ describe('Redis weight budget shared by several processes', () => {
     expect((await b.usage()).uid.pausedMs).toBeGreaterThan(0);
     await b.acquire('orderInfo');
     expect((await b.usage()).uid.pausedMs).toBe(0);
+  });
+
+  describe('leases weight ahead while a window has room', () => {
+    // A clock that stands still, mid-way through a long window.
+    const still = (ip: number, uid: number): BudgetLimits => ({ ip: { limit: ip, windowMs: 60_000 }, uid: { limit: uid, windowMs: 60_000 }, now: () => 1_000_000 * 60_000 + 30_000 });
+
+    it('takes a lease with a call, and the calls it covers take nothing more from Redis', async () => {
+      if (!available) return;
+      const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: still(500, 500) });
+      await budget.acquire('orderInfo');
+      // orderInfo (2 IP / 3 UID) and a lease of a fiftieth of each limit, 10.
+      expect(await usedOf(budget)).toEqual([12, 13]);
+      for (let i = 0; i < 3; i++) await budget.acquire('orderInfo');
+      expect(await usedOf(budget)).toEqual([12, 13]);
+      await budget.acquire('orderInfo');
+      expect(await usedOf(budget)).toEqual([24, 26]);
+    });
+
+    it('leases nothing that would take a window past half its limit, so every call that fits without leases still fits', async () => {
+      if (!available) return;
+      // 20 UID fit six orderInfo of 3. Had b leased after a, b's credit would strand a call's weight while a calls on.
+      const [a, b] = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: still(100, 20) }));
+      await a.acquire('orderInfo');
+      await b.acquire('orderInfo');
+      let granted = 2;
+      for (let i = 0; i < 6; i++) await a.acquire('orderInfo', undefined, 1_000).then(() => granted++, () => undefined);
+      expect(granted).toBe(6);
+      expect((await a.usage()).uid.used).toBe(18);
+    });
+
+    it('drops its credit when a 429 pauses the budget', async () => {
+      if (!available) return;
+      const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: still(500, 500) });
+      await budget.acquire('orderInfo');
+      await budget.pause(1_000);
+      await expect(budget.acquire('orderInfo', undefined, 5_000)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    });
   });
 
   it('two real processes never grant more than the limit together in one window', async () => {

@@ -24,11 +24,15 @@ export class LimiterWeightBudget implements WeightBudget {
 
   private readonly takeBoth: TakeBoth;
 
-  /** `takeBoth` replaces the take through the two windows' limiters, where the store can do both at once. */
+  /**
+   * `takeBoth` replaces the take through the two windows' limiters, where the store can do both at once; `onPause`
+   * drops what it holds ahead (WeightCredit).
+   */
   constructor(
     private readonly ip: BudgetWindow,
     private readonly uid: BudgetWindow,
     takeBoth?: TakeBoth,
+    private readonly onPause: () => void = () => {},
   ) {
     this.takeBoth = takeBoth ?? ((weight) => this.tryTake(weight));
   }
@@ -52,6 +56,7 @@ export class LimiterWeightBudget implements WeightBudget {
   }
 
   async pause(ms: number): Promise<void> {
+    this.onPause();
     await Promise.all([this.ip.pause(ms), this.uid.pause(ms)]);
   }
 

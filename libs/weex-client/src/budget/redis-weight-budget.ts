@@ -5,6 +5,7 @@ import { BudgetWindow, PAUSE_KEY } from './budget-window.js';
 import { LimiterWeightBudget, type TakeBoth } from './limiter-weight-budget.js';
 import { assertLimitsFit, type BudgetLimit, type BudgetLimits, windowClock } from './weight-budget.js';
 import { TAKE_BOTH_LUA } from './take-both.lua.js';
+import { WeightCredit } from './weight-credit.js';
 
 export interface RedisWeightBudgetOptions {
   /** An ioredis connection for budgets only (the library defines a script command on it); not closed here. */
@@ -49,7 +50,7 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
 /**
  * A weight budget in Redis, shared by every process of a deployment that uses the same account and prefix.
  * A weight is taken only if it fits (atomically, in one script), so the processes together never exceed a limit
- * within a window.
+ * within a window. While a window has room, a take also leases weight for later calls (WeightCredit).
  */
 export function createRedisWeightBudget(options: RedisWeightBudgetOptions): LimiterWeightBudget {
   const { limits, redis } = options;
@@ -57,16 +58,18 @@ export function createRedisWeightBudget(options: RedisWeightBudgetOptions): Limi
   const keys = budgetKeys(options);
   const ip = redisWindow(redis, keys.ip, limits.ip, limits);
   const uid = redisWindow(redis, keys.uid, limits.uid, limits);
-  return new LimiterWeightBudget(ip, uid, takeBothInRedis(redis, keys, ip, uid));
+  const credit = new WeightCredit();
+  return new LimiterWeightBudget(ip, uid, takeBothInRedis(redis, keys, ip, uid, credit), () => credit.drop());
 }
 
-type TakeBothCommand = (...args: Array<string | number>) => Promise<[number, number, number]>;
+type TakeBothCommand = (...args: Array<string | number>) => Promise<[number, number, number, number]>;
 
 /**
  * Both windows' takes as one script: one command and one round trip per call, where the limiters take four (the
- * pauses read, then each window), and nothing to give back when one window refuses.
+ * pauses read, then each window), and nothing to give back when one window refuses. A call that the credit covers
+ * makes no round trip.
  */
-function takeBothInRedis(redis: Redis, keys: { ip: string; uid: string }, ip: BudgetWindow, uid: BudgetWindow): TakeBoth {
+function takeBothInRedis(redis: Redis, keys: { ip: string; uid: string }, ip: BudgetWindow, uid: BudgetWindow, credit: WeightCredit): TakeBoth {
   if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 4, lua: TAKE_BOTH_LUA });
   const command = (redis as unknown as { weexTakeBoth: TakeBothCommand }).weexTakeBoth.bind(redis);
   return async (weight) => {
@@ -75,10 +78,20 @@ function takeBothInRedis(redis: Redis, keys: { ip: string; uid: string }, ip: Bu
     // Close to a window boundary nothing is taken (as BudgetWindow.take): wait for the guard, then ask.
     const guard = Math.max(weight.ip > 0 ? ipSlot.guardWait : 0, weight.uid > 0 ? uidSlot.guardWait : 0);
     if (guard > 0) return guard;
-    const [pausedMs, ipRefused, uidRefused] = await command(
-      `${keys.ip}:${PAUSE_KEY}`, `${keys.uid}:${PAUSE_KEY}`, `${keys.ip}:${ipSlot.key}`, `${keys.uid}:${uidSlot.key}`,
-      weight.ip, weight.uid, ip.limit, uid.limit, lifetimeMs(ip.windowMs), lifetimeMs(uid.windowMs),
-    );
+    const window = `${ipSlot.key}:${uidSlot.key}`;
+    if (credit.take(window, weight)) return 0;
+    const lease = credit.ask(weight, { ip: ip.limit, uid: uid.limit });
+    let answer: [number, number, number, number] | undefined;
+    try {
+      answer = await command(
+        `${keys.ip}:${PAUSE_KEY}`, `${keys.uid}:${PAUSE_KEY}`, `${keys.ip}:${ipSlot.key}`, `${keys.uid}:${uidSlot.key}`,
+        weight.ip, weight.uid, ip.limit, uid.limit, lifetimeMs(ip.windowMs), lifetimeMs(uid.windowMs), lease.ip, lease.uid,
+      );
+    } finally {
+      credit.settle(lease, window, answer?.[3] === 1);
+    }
+    const [pausedMs, ipRefused, uidRefused] = answer;
+    if (pausedMs === 0 && (ipRefused || uidRefused) && credit.take(window, weight)) return 0; // a lease landed meanwhile
     return Math.max(pausedMs, ipRefused ? ipSlot.msLeft + ip.clock.guardMs : 0, uidRefused ? uidSlot.msLeft + uid.clock.guardMs : 0);
   };
 }

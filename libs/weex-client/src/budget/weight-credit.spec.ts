@@ -1,0 +1,46 @@
+import { WeightCredit } from './weight-credit.js';
+
+const ORDER_INFO = { ip: 2, uid: 3 };
+const LIMITS = { ip: 500, uid: 500 };
+
+describe('WeightCredit', () => {
+  it('asks one lease at a time, of one more call or a fiftieth of the limit, whichever is more', () => {
+    const credit = new WeightCredit();
+    expect(credit.ask(ORDER_INFO, LIMITS)).toEqual({ ip: 10, uid: 10 });
+    expect(credit.ask(ORDER_INFO, LIMITS)).toEqual({ ip: 0, uid: 0 });
+    credit.settle({ ip: 0, uid: 0 }, 'w1:w1', true);
+    expect(credit.ask(ORDER_INFO, LIMITS)).toEqual({ ip: 0, uid: 0 });
+    credit.settle({ ip: 10, uid: 10 }, 'w1:w1', false);
+    expect(credit.ask({ ip: 10, uid: 15 }, LIMITS)).toEqual({ ip: 10, uid: 15 });
+    expect(new WeightCredit().ask({ ip: 1, uid: 0 }, LIMITS)).toEqual({ ip: 10, uid: 0 });
+  });
+
+  it('serves calls from a granted lease in its own window only, and never beyond it', () => {
+    const credit = new WeightCredit();
+    const lease = credit.ask(ORDER_INFO, LIMITS);
+    expect(credit.take('w1:w1', ORDER_INFO)).toBe(false);
+    credit.settle(lease, 'w1:w1', true);
+    expect(credit.take('w2:w2', ORDER_INFO)).toBe(false);
+    // 10 IP / 10 UID: three orderInfo (2 / 3 each), not a fourth.
+    expect([1, 2, 3, 4].map(() => credit.take('w1:w1', ORDER_INFO))).toEqual([true, true, true, false]);
+    expect(credit.take('w1:w1', { ip: 4, uid: 1 })).toBe(true);
+    expect(credit.take('w1:w1', { ip: 1, uid: 0 })).toBe(false);
+  });
+
+  it('lets the credit of an ended window lapse, and keeps what is left in the same window', () => {
+    const credit = new WeightCredit();
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);
+    expect(Array.from({ length: 7 }, () => credit.take('w1:w1', ORDER_INFO)).filter(Boolean)).toHaveLength(6);
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w2:w2', true);
+    expect(Array.from({ length: 4 }, () => credit.take('w2:w2', ORDER_INFO)).filter(Boolean)).toHaveLength(3);
+  });
+
+  it('drops the credit on a pause', () => {
+    const credit = new WeightCredit();
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);
+    credit.drop();
+    expect(credit.take('w1:w1', ORDER_INFO)).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Weight } from './limiter-weight-budget.js';
+
+/** A lease is at least this share of a window's limit (1/50), and at least the weight of the call that asks. */
+const LEASE_DIVISOR = 50;
+
+/**
+ * Weight this process took from the shared budget ahead of its calls, so that a run of calls costs one round trip to
+ * Redis instead of one each: a round trip wakes Redis and then this process again, which on a shared VM took about
+ * 1.5 ms per call at p50 (docs/benchmarks.md, scenario 5).
+ *
+ * What bounds it:
+ * - A lease is one more call's weight (or 1/50 of the limit, if larger), taken with a call and only while the window
+ *   stays at most half used (TAKE_BOTH_LUA), so near a limit every take is exact and each process holds at most one
+ *   lease: weight that one process holds unused and another could have used is at most that, until the window ends.
+ * - Credit belongs to the window it was taken in: in any other window it is worth nothing.
+ * - A pause after a 429 drops it (the pause covers the rest of the window). A process that holds credit when another
+ *   process's 429 pauses the budget may still send what its credit covers, one call's weight, before it sees the pause.
+ */
+export class WeightCredit {
+  private window = '';
+  private credit: Weight = { ip: 0, uid: 0 };
+  /** One lease asked at a time: callers that arrive meanwhile ask for their own weight only. */
+  private leasing = false;
+
+  /** Takes `weight` from the credit of `window` (the windows' slot keys); false when it does not cover it. */
+  take(window: string, weight: Weight): boolean {
+    if (window !== this.window || weight.ip > this.credit.ip || weight.uid > this.credit.uid) return false;
+    this.credit = { ip: this.credit.ip - weight.ip, uid: this.credit.uid - weight.uid };
+    return true;
+  }
+
+  /** The lease to ask for with a call of `weight` (zero while another lease is being asked); marks it asked. */
+  ask(weight: Weight, limits: Weight): Weight {
+    if (this.leasing) return { ip: 0, uid: 0 };
+    this.leasing = true;
+    const lease = (points: number, limit: number) => (points > 0 ? Math.max(points, Math.ceil(limit / LEASE_DIVISOR)) : 0);
+    return { ip: lease(weight.ip, limits.ip), uid: lease(weight.uid, limits.uid) };
+  }
+
+  /** The answer to `ask`: the lease, if granted, becomes the credit of `window` (what was left of another window lapses). */
+  settle(asked: Weight, window: string, granted: boolean): void {
+    if (asked.ip === 0 && asked.uid === 0) return;
+    this.leasing = false;
+    if (!granted) return;
+    const kept = window === this.window ? this.credit : { ip: 0, uid: 0 };
+    this.window = window;
+    this.credit = { ip: kept.ip + asked.ip, uid: kept.uid + asked.uid };
+  }
+
+  /** After a 429: the budget is paused for the rest of the window, and the credit with it. */
+  drop(): void {
+    this.credit = { ip: 0, uid: 0 };
+  }
+}
