@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentRateLimiter } from '#libs/accounts';
+import type { GatewayConfig } from '#libs/config';
+import { PrivateRedis } from './support/private-redis.js';
+import { waitFor } from './support/wait-for.js';
+
+/**
+ * AgentRateLimiter against a Redis of the test's own, which it pauses (CLIENT PAUSE) to tell a request that waited
+ * for Redis's answer from one that did not.
+ */
+describe('agent rate limiter', () => {
+  let redis: PrivateRedis;
+  let limiter: AgentRateLimiter;
+
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    limiter = new AgentRateLimiter({ redisUrl: redis.url, queuePrefix: 'rate-test', agentRateLimitPerMin: 6_000 } as GatewayConfig);
+    // Until its connection is up the limiter counts in memory (the insurance): wait until a take reaches Redis.
+    await waitFor('the limiter to count in Redis', async () => {
+      await limiter.take('probe', 1_000_000);
+      return (await redis.command('EXISTS', 'rate-test:agent-rate:1000000:probe')) === 1 ? true : undefined;
+    }, 10_000);
+  });
+
+  afterAll(async () => {
+    await limiter?.onApplicationShutdown();
+    await redis?.stop();
+  });
+
+  it('limits a caller that waits for each answer exactly, and says when to ask again', async () => {
+    const key = randomUUID();
+    for (let i = 0; i < 5; i++) expect(await limiter.take(key, 5)).toBeUndefined();
+    const waitMs = await limiter.take(key, 5);
+    expect(waitMs).toBeGreaterThan(0);
+    expect(waitMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it('lets a request far from its limit through without waiting for Redis, and waits near it: never past the limit in one process', async () => {
+    const key = randomUUID();
+    expect(await limiter.take(key, 100)).toBeUndefined();
+    // Redis answers nothing for 2 s: a take that waits for it cannot settle meanwhile.
+    await redis.command('CLIENT', 'PAUSE', '2000', 'ALL');
+    const takes = Array.from({ length: 100 }, () => ({ settled: false, result: limiter.take(key, 100) }));
+    for (const take of takes) void take.result.then(() => (take.settled = true));
+    await sleep(50);
+    const settledEarly = takes.filter((t) => t.settled).length;
+    // 99 left by the first answer, a tenth of the limit kept back: 88 went on at once, the rest wait for their answer.
+    expect(settledEarly).toBe(88);
+    expect(takes.slice(0, settledEarly).every((t) => t.settled)).toBe(true);
+    const results = await Promise.all(takes.map((t) => t.result));
+    expect(results.filter((r) => r === undefined)).toHaveLength(99);
+    expect(results.at(-1)).toBeGreaterThan(0);
+  });
+
+  it('a limit of 0 counts nothing', async () => {
+    const key = randomUUID();
+    for (let i = 0; i < 3; i++) expect(await limiter.take(key, 0)).toBeUndefined();
+  });
+});
