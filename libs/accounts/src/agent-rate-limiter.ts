@@ -5,11 +5,17 @@ import { GatewayConfig } from '#libs/config';
 
 const WINDOW_S = 60;
 
-/** What the last answer of the store said of one key, and the takes sent since, whose answers are still to come. */
+/**
+ * One key's count as this process knows it: the last answer of the store, the points sent since (answers to come),
+ * and the requests let through since the last send (to be sent together).
+ */
 interface KeyState {
+  limit: number;
+  agentKeyId: string;
   remaining: number;
   resetAt: number;
   inFlight: number;
+  pending: number;
 }
 
 /**
@@ -18,10 +24,11 @@ interface KeyState {
  * in memory instead (an insurance limiter), because ingest must keep answering when Redis is down.
  *
  * Every request is counted, but a request waits for Redis's answer only near its key's limit: while the last answer
- * left more than a tenth of the limit beyond the takes still in flight, the request goes on at once. A round trip to
- * Redis, which wakes Redis and then this process again, added about 1.2 ms at p50 to every request on a shared VM
- * (docs/benchmarks.md, scenario 5). A key's count can then pass its limit only by what other processes took while
- * this one's answers were on their way; a caller that waits for each answer is limited exactly.
+ * left more than a tenth of the limit beyond what was counted since, the request goes on at once, and such requests
+ * are sent as one count per turn of the event loop. A round trip to Redis, which wakes Redis and then this process
+ * again, added about 1.2 ms at p50 to every request on a shared VM (docs/benchmarks.md, scenario 5). A key's count
+ * can then pass its limit only by what other processes counted while this one's answers were on their way; a caller
+ * that waits for each answer is limited exactly.
  */
 @Injectable()
 export class AgentRateLimiter implements OnApplicationShutdown {
@@ -40,29 +47,35 @@ export class AgentRateLimiter implements OnApplicationShutdown {
     const limit = perMinute ?? this.config.agentRateLimitPerMin;
     if (limit === 0) return Promise.resolve(undefined);
     const id = `${limit}:${agentKeyId}`;
-    const state = this.keys.get(id);
-    const counted = this.count(limit, agentKeyId, id);
-    if (state && state.resetAt > Date.now() && state.remaining - state.inFlight > Math.ceil(limit / 10)) {
-      counted.catch(() => undefined);
+    let state = this.keys.get(id);
+    if (!state) this.keys.set(id, (state = { limit, agentKeyId, remaining: 0, resetAt: 0, inFlight: 0, pending: 0 }));
+    if (state.resetAt > Date.now() && state.remaining - state.inFlight - state.pending > Math.ceil(limit / 10)) {
+      if (state.pending++ === 0) setImmediate(() => this.sendPending(state));
       return Promise.resolve(undefined);
     }
-    return counted;
+    // Near the limit: what was let through goes first, so that this request's answer counts it.
+    this.sendPending(state);
+    return this.count(state, 1);
   }
 
-  private async count(limit: number, agentKeyId: string, id: string): Promise<number | undefined> {
-    const state = this.keys.get(id) ?? { remaining: 0, resetAt: 0, inFlight: 0 };
-    this.keys.set(id, state);
-    state.inFlight++;
+  private sendPending(state: KeyState): void {
+    const points = state.pending;
+    state.pending = 0;
+    if (points > 0) this.count(state, points).catch(() => undefined);
+  }
+
+  private async count(state: KeyState, points: number): Promise<number | undefined> {
+    state.inFlight += points;
     let answer: RateLimiterRes | undefined;
     try {
-      answer = await this.limiter(limit).consume(agentKeyId);
+      answer = await this.limiter(state.limit).consume(state.agentKeyId, points);
       return undefined;
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) return undefined; // the store failed and so did the insurance: let the request through rather than fail it
       answer = refusal;
       return Math.max(1, refusal.msBeforeNext);
     } finally {
-      state.inFlight--;
+      state.inFlight -= points;
       if (answer) Object.assign(state, { remaining: answer.remainingPoints, resetAt: Date.now() + answer.msBeforeNext });
     }
   }
