@@ -1,7 +1,7 @@
 import { DURATION_S, QUERY_CONCURRENCY, QUERY_SIM_LATENCY_MS, TARGETS } from '../settings.mjs';
 import { ms } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator } from '../support/gateway.mjs';
-import { closedLoop } from '../support/load.mjs';
+import { alternatingLoops } from '../support/load.mjs';
 
 const { createMemoryWeightBudget, httpSend, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
 const { SANDBOX_CREDENTIALS } = await import('../../dist/libs/config/src/index.js');
@@ -12,8 +12,8 @@ export const title = `GET /v1/orders/open through the gateway vs. the simulator 
 const HUGE = 1_000_000_000;
 
 /**
- * The same closed loop of QUERY_CONCURRENCY callers against both: the gateway (bench → API → WeexClient → simulator)
- * and the simulator directly with a signed request from WeexClient. The difference at p50 is what we add.
+ * The same closed loop of QUERY_CONCURRENCY callers against both, alternating: the gateway (bench → API → WeexClient
+ * → simulator) and the simulator directly with a signed request from WeexClient. The difference at p50 is what we add.
  */
 export async function run() {
   const cleanup = new Cleanup();
@@ -34,13 +34,14 @@ export async function run() {
       budget: (now) => createMemoryWeightBudget({ ip: { limit: HUGE, windowMs: 10_000 }, uid: { limit: HUGE, windowMs: 10_000 }, now }),
     });
     // First with no added latency, which also warms both sides up (a gateway runs for days: its code is compiled), to
-    // tell what we add from what the simulator's pause does to it.
+    // tell what we add from what the simulator's pause does to it. Each pair alternates second by second.
+    const sides = { gateway: () => gatewayCall(api.url), direct: () => client.openOrders() };
     const half = Math.max(1, DURATION_S / 2);
-    const busyGateway = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: half, call: () => gatewayCall(api.url) });
-    const busyDirect = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: half, call: () => client.openOrders() });
+    const busy = await alternatingLoops({ calls: sides, concurrency: QUERY_CONCURRENCY, durationS: half });
+    const [busyGateway, busyDirect] = [busy.gateway, busy.direct];
     await sim.control('PUT', '/__sim/faults', { latencyMs: QUERY_SIM_LATENCY_MS });
-    const viaGateway = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => gatewayCall(api.url) });
-    const direct = await closedLoop({ concurrency: QUERY_CONCURRENCY, durationS: DURATION_S, call: () => client.openOrders() });
+    const paused = await alternatingLoops({ calls: sides, concurrency: QUERY_CONCURRENCY, durationS: DURATION_S });
+    const [viaGateway, direct] = [paused.gateway, paused.direct];
     const overhead = viaGateway.p50 - direct.p50;
     return {
       throughput: viaGateway.perSecond,
@@ -53,7 +54,7 @@ export async function run() {
       targets: [{ text: `overhead ≤ ${TARGETS.queryOverheadP50Ms} ms at p50`, pass: overhead <= TARGETS.queryOverheadP50Ms }],
       summary: `overhead at p50: ${ms(overhead)} (at p99: ${ms(viaGateway.p99 - direct.p99)})`,
       details: [
-        `${QUERY_CONCURRENCY} callers, each awaiting its answer before the next request, ${DURATION_S} s each after the no-latency pair below and 1 s of warm-up`,
+        `${QUERY_CONCURRENCY} callers, each awaiting its answer before the next request, ${DURATION_S} s each in alternating 1 s slices, after the no-latency pair below and 1 s of warm-up`,
         `through the gateway: ${viaGateway.count} × 200, ${viaGateway.perSecond.toFixed(0)} req/s, p50 ${ms(viaGateway.p50)}, p99 ${ms(viaGateway.p99)}${errorsOf(viaGateway)}`,
         `direct (WeexClient → simulator): ${direct.count} answers, ${direct.perSecond.toFixed(0)} req/s, p50 ${ms(direct.p50)}, p99 ${ms(direct.p99)}${errorsOf(direct)}`,
         `we add ${ms(overhead)} at p50 and ${ms(viaGateway.p99 - direct.p99)} at p99: the extra HTTP hop, agent auth and rate limit, the shared Redis weight budget, and our answer`,

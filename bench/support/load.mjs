@@ -43,34 +43,47 @@ export async function cannon({ url, method = 'POST', headers = {}, body, connect
 }
 
 /**
- * A closed loop of `concurrency` callers, each awaiting `call()` back to back, timed with performance.now(); the
- * same harness for both sides of a comparison, so that client costs cancel out. `warmupS` is run and discarded.
+ * A closed loop of `concurrency` callers, each awaiting its call back to back (timed with performance.now()), for
+ * each of `calls` (name → call) in turn, `sliceS` at a time, until each has run `durationS`: the same harness for
+ * every side of a comparison, so that client costs cancel out, and every side meets the same moments of a machine
+ * whose speed drifts. Each side is warmed up first for `warmupS`, not counted.
  */
-export async function closedLoop({ call, concurrency, durationS, warmupS = 1 }) {
-  const run = async (seconds, latencies) => {
-    const end = performance.now() + seconds * 1000;
-    let errors = 0;
-    let firstError;
-    const caller = async () => {
-      while (performance.now() < end) {
-        const started = performance.now();
-        try {
-          await call();
-          latencies?.push(performance.now() - started);
-        } catch (error) {
-          errors += 1;
-          firstError ??= error;
-        }
+export async function alternatingLoops({ calls, concurrency, durationS, sliceS = 1, warmupS = 1 }) {
+  const sides = Object.entries(calls).map(([name, call]) => ({ name, call, latencies: [], errors: 0, firstError: undefined, seconds: 0 }));
+  for (const side of sides) await drive(side.call, concurrency, warmupS);
+  for (let done = 0; done < durationS; done += sliceS) {
+    for (const side of sides) {
+      const started = performance.now();
+      const { errors, firstError } = await drive(side.call, concurrency, Math.min(sliceS, durationS - done), side.latencies);
+      side.seconds += (performance.now() - started) / 1000;
+      side.errors += errors;
+      side.firstError ??= firstError;
+    }
+  }
+  return Object.fromEntries(sides.map((side) => [side.name, summarise(side.latencies, side, side.seconds)]));
+}
+
+async function drive(call, concurrency, seconds, latencies) {
+  const end = performance.now() + seconds * 1000;
+  let errors = 0;
+  let firstError;
+  const caller = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      try {
+        await call();
+        latencies?.push(performance.now() - started);
+      } catch (error) {
+        errors += 1;
+        firstError ??= error;
       }
-    };
-    await Promise.all(Array.from({ length: concurrency }, caller));
-    return { errors, firstError };
+    }
   };
-  await run(warmupS);
-  const latencies = [];
-  const started = performance.now();
-  const { errors, firstError } = await run(durationS, latencies);
-  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  return { errors, firstError };
+}
+
+function summarise(latencies, { errors, firstError }, seconds) {
   latencies.sort((a, b) => a - b);
   return {
     count: latencies.length,
