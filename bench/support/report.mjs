@@ -84,7 +84,7 @@ function howTo() {
     '```bash',
     'npm run build',
     'DATABASE_URL=postgresql://postgres@127.0.0.1:5432/<db> REDIS_URL=redis://127.0.0.1:6379 \\',
-    '  AGENT_API_KEY=agk_bench_0123456789abcdef AGENT_RATE_LIMIT_PER_MIN=0 LOG_LEVEL=warn PORT=3000 \\',
+    '  AGENT_API_KEY=agk_bench_0123456789abcdef AGENT_RATE_LIMIT_PER_MIN=1000000000 LOG_LEVEL=warn PORT=3000 \\',
     '  node --cpu-prof --cpu-prof-dir=/tmp/prof dist/apps/api/src/main.js',
     `node -e "import('./bench/support/payload.mjs').then((m) => process.stdout.write(m.logText()))" > /tmp/log.json`,
     "npx autocannon -c 50 -d 10 -m POST -H 'authorization: Bearer agk_bench_0123456789abcdef' \\",
