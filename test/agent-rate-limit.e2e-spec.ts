@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentRateLimiter } from '#libs/accounts';
 import type { GatewayConfig } from '#libs/config';
 import { PrivateRedis } from './support/private-redis.js';
@@ -43,7 +42,8 @@ describe('agent rate limiter', () => {
     await redis.command('CLIENT', 'PAUSE', '2000', 'ALL');
     const takes = Array.from({ length: 100 }, () => ({ settled: false, result: limiter.take(key, 100) }));
     for (const take of takes) void take.result.then(() => (take.settled = true));
-    await sleep(50);
+    // One turn of the event loop: every take that did not wait for Redis has settled by then.
+    await new Promise((resolve) => setImmediate(resolve));
     const settledEarly = takes.filter((t) => t.settled).length;
     // 99 left by the first answer, a tenth of the limit kept back: 89 went on at once, the rest wait for their answer.
     expect(settledEarly).toBe(89);
