@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './support/wait-for.js';
@@ -31,6 +31,13 @@ async function start(dataDir: string): Promise<Started> {
   };
 }
 
+/** The process's peak RSS in MB (the kernel's high-water mark), or undefined where there is no /proc. */
+function peakRssMb(pid: number): number | undefined {
+  const status = `/proc/${pid}/status`;
+  if (!existsSync(status)) return undefined;
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(status, 'utf8'))![1]) / 1024;
+}
+
 async function stop(started: Started): Promise<void> {
   started.child.kill('SIGTERM');
   if (started.child.exitCode === null) await new Promise((resolve) => started.child.once('exit', resolve));
@@ -46,6 +53,10 @@ describe('npm start', () => {
     try {
       expect(first.output()).toMatch(/SANDBOX mode/);
       expect(first.output()).toMatch(/embedded PGlite/);
+      // A new data directory gets its initdb in a child process: run here, it would leave this process at ~900 MB
+      // where every later start needs ~450 MB (embedded-database.ts).
+      const peak = peakRssMb(first.child.pid!);
+      if (peak !== undefined) expect(peak).toBeLessThan(700);
       // The printed curl command, as a user would paste it.
       const curl = /-d '(.+)'/.exec(first.output())![1];
       const res = await fetch(`${first.url}/v1/ai-logs`, {
