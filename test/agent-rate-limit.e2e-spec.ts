@@ -14,13 +14,25 @@ describe('agent rate limiter', () => {
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    limiter = new AgentRateLimiter({ redisUrl: redis.url, queuePrefix: 'rate-test', agentRateLimitPerMin: 6_000 } as GatewayConfig);
-    // Until its connection is up the limiter counts in memory (the insurance): wait until a take reaches Redis.
-    await waitFor('the limiter to count in Redis', async () => {
-      await limiter.take('probe', 1_000_000);
-      return (await redis.command('EXISTS', 'rate-test:agent-rate:1000000:probe')) === 1 ? true : undefined;
-    }, 10_000);
+    limiter = await connectedLimiter();
   });
+
+  /** A limiter on the test's Redis, once it counts there: until its connection is up it counts in memory (the insurance). */
+  async function connectedLimiter(): Promise<AgentRateLimiter> {
+    const created = new AgentRateLimiter({ redisUrl: redis.url, queuePrefix: 'rate-test', agentRateLimitPerMin: 6_000 } as GatewayConfig);
+    const probe = randomUUID();
+    await waitFor('the limiter to count in Redis', async () => {
+      await created.take(probe, 1_000_000);
+      return (await redis.command('EXISTS', `rate-test:agent-rate:1000000:${probe}`)) === 1 ? true : undefined;
+    }, 10_000);
+    return created;
+  }
+
+  /** The scripts Redis has run: rate-limiter-flexible counts with one EVALSHA per consume. */
+  async function countCommands(): Promise<number> {
+    const stats = String(await redis.command('INFO', 'commandstats'));
+    return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+  }
 
   afterAll(async () => {
     await limiter?.onApplicationShutdown();
@@ -58,6 +70,27 @@ describe('agent rate limiter', () => {
     await limiter.take(key, 1_000);
     for (let i = 0; i < 50; i++) expect(await limiter.take(key, 1_000)).toBeUndefined();
     await waitFor('51 requests counted', async () => ((await redis.command('GET', `rate-test:agent-rate:1000:${key}`)) === '51' ? true : undefined), 5_000);
+  });
+
+  it('counts the requests let through over several turns of the event loop together', async () => {
+    const key = randomUUID();
+    await limiter.take(key, 1_000);
+    const before = await countCommands();
+    for (let i = 0; i < 20; i++) {
+      expect(await limiter.take(key, 1_000)).toBeUndefined();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await waitFor('21 requests counted', async () => ((await redis.command('GET', `rate-test:agent-rate:1000:${key}`)) === '21' ? true : undefined), 5_000);
+    // One command per turn would be 20; they gather for a few ms instead.
+    expect((await countCommands()) - before).toBeLessThan(20);
+  });
+
+  it('counts what it let through before it closes', async () => {
+    const closing = await connectedLimiter();
+    const key = randomUUID();
+    for (let i = 0; i < 6; i++) expect(await closing.take(key, 1_000)).toBeUndefined();
+    await closing.onApplicationShutdown();
+    expect(await redis.command('GET', `rate-test:agent-rate:1000:${key}`)).toBe('6');
   });
 
   it('a limit of 0 counts nothing', async () => {
