@@ -37,6 +37,12 @@ describe('WeightCredit', () => {
     expect(Array.from({ length: 4 }, () => credit.take('w2:w2', ORDER_INFO)).filter(Boolean)).toHaveLength(3);
   });
 
+  it('asks no lease for a weightless call, and still leases with the next call', () => {
+    const credit = new WeightCredit();
+    expect(credit.ask({ ip: 0, uid: 0 }, LIMITS)).toEqual({ ip: 0, uid: 0 });
+    expect(credit.ask(ORDER_INFO, LIMITS)).toEqual({ ip: 10, uid: 10 });
+  });
+
   it('drops the credit on a pause', () => {
     const credit = new WeightCredit();
     credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);

@@ -32,9 +32,11 @@ export class WeightCredit {
   /** The lease to ask for with a call of `weight` (zero while another lease is being asked); marks it asked. */
   ask(weight: Weight, limits: Weight): Weight {
     if (this.leasing) return { ip: 0, uid: 0 };
-    this.leasing = true;
     const lease = (points: number, limit: number) => (points > 0 ? Math.max(points, Math.ceil(limit / LEASE_DIVISOR)) : 0);
-    return { ip: lease(weight.ip, limits.ip), uid: lease(weight.uid, limits.uid) };
+    const asked = { ip: lease(weight.ip, limits.ip), uid: lease(weight.uid, limits.uid) };
+    // settle() ends only a non-zero lease: a weightless call must not mark one asked, or leasing would stop for good.
+    this.leasing = asked.ip > 0 || asked.uid > 0;
+    return asked;
   }
 
   /** The answer to `ask`: the lease, if granted, becomes the credit of `window` (what was left of another window lapses). */
