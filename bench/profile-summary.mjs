@@ -39,7 +39,8 @@ export function summariseProfile(file, { top = 15, fromMs = 0, toMs = Infinity }
     const seen = new Set();
     for (let at = id; at !== undefined; at = parents.get(at)) {
       const frame = nodes.get(at).callFrame;
-      if (!frame.url.includes('/node_modules/') && /\/dist\/(apps|libs)\//.test(frame.url)) seen.add(`${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`);
+      if (!frame.url.includes('/node_modules/') && /\/dist\/(apps|libs)\//.test(frame.url))
+        seen.add(`${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`);
     }
     for (const key of seen) ours.set(key, (ours.get(key) ?? 0) + us);
   }

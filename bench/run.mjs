@@ -17,12 +17,20 @@ const SCENARIOS = {
   5: './scenarios/5-query.mjs',
   6: './scenarios/6-upload-budget.mjs',
   7: './scenarios/7-memory.mjs',
+  8: './scenarios/8-fair-uploads.mjs',
+  stall: './scenarios/redis-stall.mjs',
   profile: './scenarios/profile.mjs',
+  receipts: './scenarios/receipts.mjs',
+  abuse: './scenarios/abuse.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 
 const args = process.argv.slice(2);
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((s) => s.trim());
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .map((s) => s.trim());
 const unknown = (only ?? []).filter((id) => !(id in SCENARIOS));
 if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
 const ids = only ?? Object.keys(SCENARIOS);
@@ -38,7 +46,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 // The variables that change what runs, so that each row's command reproduces it.
-const settingsEnv = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_UPLOAD_LOGS', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
+const settingsEnv = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_UPLOAD_LOGS', 'BENCH_FAIR_BACKLOG', 'BENCH_STALL_S', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
   .map((name) => (name === 'BENCH_DURATION_S' ? `${name}=${DURATION_S}` : process.env[name] ? `${name}=${process.env[name]}` : ''))
   .filter(Boolean)
   .join(' ');

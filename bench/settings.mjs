@@ -13,8 +13,17 @@ export const WARMUP_S = positive(process.env.BENCH_WARMUP_S, 3);
 /** Logs posted before the worker starts in the upload-budget scenario (BENCH_UPLOAD_LOGS, default 400: 4+ windows). */
 export const UPLOAD_LOGS = positive(process.env.BENCH_UPLOAD_LOGS, 400);
 
+/**
+ * The Redis stall scenario: single-log requests a second, seconds before, during and after the stall (BENCH_STALL_S,
+ * default 75, as issue 15 states the target), and how long one request may take before the client gives up.
+ */
+export const STALL = { rate: 20, beforeS: 10, stallS: positive(process.env.BENCH_STALL_S, 75), afterS: 10, requestTimeoutS: 60 };
+
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Seconds a process is left alone before its RSS at rest is read (scenario 4). */
+export const REST_S = positive(process.env.BENCH_REST_S, 15);
 
 /** Connections of the single-log ingest scenarios (2, 4, 7), as the targets are stated. */
 export const INGEST_CONNECTIONS = 50;
@@ -27,6 +36,13 @@ export const QUERY_SIM_LATENCY_MS = 20;
 /** Upload scenario: the simulator's and the gateway's UID budget. */
 export const UPLOAD_BUDGET = { uidLimit: 100, windowMs: 10_000 };
 
+/**
+ * Fairness scenario: account B's backlog (BENCH_FAIR_BACKLOG, default 20,000 logs, posted in batches of 500) and
+ * account A's logs, one a second, on 2 API and 3 worker processes, with the deployment's default budgets (500 per
+ * 10 s per account, and 500 per 10 s for the IP they share).
+ */
+export const FAIRNESS = { backlog: positive(process.env.BENCH_FAIR_BACKLOG, 20_000), batch: 500, aLogs: 40, apis: 2, workers: 3, limit: 500, windowMs: 10_000 };
+
 /** The sandbox account of the simulator (apps/exchange-sim/src/sim-accounts.ts). */
 export const SANDBOX_UID = '8000000001';
 
@@ -36,8 +52,12 @@ export const TARGETS = {
   ingestP99Ms: 25,
   batchLogsPerS: 15_000,
   embeddedLogsPerS: 1_000,
+  /** `npm start` (issue 16): RSS at rest, and from a fresh clone's `npm install` to the first 202. */
+  embeddedRestRssMb: 250,
+  embeddedFirstLogS: 15,
   queryOverheadP50Ms: 2,
   budgetShare: 0.95,
+  fairUploadP99Ms: 2_000,
   apiRssMb: 200,
   workerRssMb: 150,
 };

@@ -3,12 +3,7 @@
 //   node scripts/db-migration.mjs check           exit 1 and print the missing SQL when migrations and schema differ
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  defaultMigrationsDir,
-  diffMigrationsToSchema,
-  LOCKFILE_CONTENT,
-  LOCKFILE_NAME,
-} from './lib/schema-engine.mjs';
+import { defaultMigrationsDir, diffMigrationsToSchema, LOCKFILE_CONTENT, LOCKFILE_NAME } from './lib/schema-engine.mjs';
 
 const USAGE = 'usage: node scripts/db-migration.mjs create <name> | check';
 

@@ -21,10 +21,10 @@ describe('accounts and agent keys (admin)', () => {
   const call = (path: string, token: string, init: RequestInit = {}) =>
     fetch(`${suite.harness!.apiUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
   const admin = (path: string, init: RequestInit = {}) => call(path, ADMIN, init);
-  const post = (path: string, token: string, body: unknown) => call(path, token, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const post = (path: string, token: string, body: unknown) =>
+    call(path, token, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
 
   it('refuses admin requests without the admin token, or with an agent key', async () => {
-    if (!suite.harness) return;
     for (const token of ['', 'wrong-token-wrong-token', DEFAULT_KEY]) {
       const res = await call('/admin/accounts', token);
       expect(res.status).toBe(401);
@@ -33,7 +33,6 @@ describe('accounts and agent keys (admin)', () => {
   });
 
   it('names every bad field of a new account, and stores nothing', async () => {
-    if (!suite.harness) return;
     const res = await admin('/admin/accounts', { method: 'POST', body: JSON.stringify({ id: 'Bad Id', name: '', apiKey: 1, ipWeightLimit: 0 }) });
     expect(res.status).toBe(400);
     const paths = (await json(res)).errors.map((e: { path: string }) => e.path).sort();
@@ -45,7 +44,6 @@ describe('accounts and agent keys (admin)', () => {
   let teamBKeyId: string;
 
   it('adds an account with its credentials encrypted at rest and never returned', async () => {
-    if (!suite.harness) return;
     const res = await admin('/admin/accounts', {
       method: 'POST',
       body: JSON.stringify({ id: 'team-b', name: 'Team B', ...TEAM_B, baseUrl: teamBExchange.url, spotBaseUrl: teamBExchange.spotUrl }),
@@ -63,7 +61,6 @@ describe('accounts and agent keys (admin)', () => {
   });
 
   it('creates an agent key shown once, stored only as a hash, with the scopes asked for', async () => {
-    if (!suite.harness) return;
     const res = await admin('/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'team-b', label: 'bot 1', scopes: ['logs:write'] }) });
     expect(res.status).toBe(201);
     const created = await json(res);
@@ -82,10 +79,12 @@ describe('accounts and agent keys (admin)', () => {
   });
 
   it("uploads each account's logs with that account's credentials, to that account's exchange", async () => {
-    if (!suite.harness) return;
     const a = await json(await post('/v1/ai-logs', DEFAULT_KEY, LOG('737185556881998184')));
     const b = await json(await post('/v1/ai-logs', teamBKey, LOG('737185556881998999')));
-    for (const [id, key] of [[a.id, DEFAULT_KEY], [b.id, teamBKey]]) {
+    for (const [id, key] of [
+      [a.id, DEFAULT_KEY],
+      [b.id, teamBKey],
+    ]) {
       await waitFor(`log ${id} uploaded`, async () => ((await json(await call(`/v1/ai-logs/${id}`, key))).status === 'uploaded' ? true : undefined), 30_000);
     }
     expect(teamBExchange.state.uploads('8000000077').map((u) => u.rawBody)).toEqual([expect.stringContaining('"orderId":737185556881998999')]);
@@ -97,7 +96,6 @@ describe('accounts and agent keys (admin)', () => {
   });
 
   it('refuses a revoked key at its next request', async () => {
-    if (!suite.harness) return;
     const res = await admin(`/admin/agents/${teamBKeyId}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ id: teamBKeyId, revokedAt: expect.any(String) });
@@ -105,7 +103,6 @@ describe('accounts and agent keys (admin)', () => {
   });
 
   it("limits each agent key's requests per minute, with Retry-After", async () => {
-    if (!suite.harness) return;
     const res = await admin('/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'default', label: 'slow bot', rateLimitPerMin: 2 }) });
     const { key } = await json(res);
     expect((await post('/v1/ai-logs', key, LOG('11'))).status).toBe(202);
@@ -116,6 +113,6 @@ describe('accounts and agent keys (admin)', () => {
     expect(await json(limited)).toMatchObject({ code: 'RATE_LIMITED' });
     // Another key of the same account is not slowed by this one.
     expect((await post('/v1/ai-logs', DEFAULT_KEY, LOG('14'))).status).toBe(202);
-    expect((await suite.db.query("SELECT count(*)::int AS n FROM ai_logs WHERE order_id = 13")).rows[0].n).toBe(0);
+    expect((await suite.db.query('SELECT count(*)::int AS n FROM ai_logs WHERE order_id = 13')).rows[0].n).toBe(0);
   });
 });

@@ -12,7 +12,6 @@ describe('agent key scopes', () => {
     });
 
   it('refuses a log from a key without logs:write with a 403 naming the scope, and stores nothing', async () => {
-    if (!suite.harness) return;
     for (const path of ['/v1/ai-logs', '/v1/ai-logs/batch']) {
       const res = await call(path, { method: 'POST', body: path.endsWith('batch') ? `{"logs":[${LOG}]}` : LOG });
       expect(res.status).toBe(403);
@@ -22,7 +21,6 @@ describe('agent key scopes', () => {
   });
 
   it('stores the configured scopes with the key', async () => {
-    if (!suite.harness) return;
     const { rows } = await suite.db.query("SELECT scopes FROM agent_keys WHERE label = 'AGENT_API_KEY'");
     expect(rows).toEqual([{ scopes: ['exchange:read'] }]);
   });

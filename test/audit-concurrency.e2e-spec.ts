@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { ExportVerifier } from '#libs/audit-chain';
 import { gatewaySuite } from './support/gateway-suite.js';
 import { waitFor } from './support/wait-for.js';
+import { spawnChild } from './support/child-processes.js';
 
 // A second API process on the same database and Redis (`npm test` builds dist/ first).
 const API_MAIN = new URL('../dist/apps/api/src/main.js', import.meta.url).pathname;
@@ -21,10 +22,18 @@ describe('one unbroken chain under concurrent ingest from many agents and two AP
   });
 
   it(`chains ${LOGS} logs posted at once, singly and in batches, through both processes`, async () => {
-    if (!suite.harness) return;
     const config = suite.harness.gateway.config;
-    second = spawn(process.execPath, [API_MAIN], {
-      env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'log', PORT: '0', DATABASE_URL: config.databaseUrl!, REDIS_URL: config.redisUrl!, QUEUE_PREFIX: config.queuePrefix, DATA_DIR: suite.harness.dataDir },
+    second = spawnChild(process.execPath, [API_MAIN], {
+      env: {
+        PATH: process.env.PATH,
+        ...env,
+        LOG_LEVEL: 'log',
+        PORT: '0',
+        DATABASE_URL: config.databaseUrl!,
+        REDIS_URL: config.redisUrl!,
+        QUEUE_PREFIX: config.queuePrefix,
+        DATA_DIR: suite.harness.dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -43,7 +52,8 @@ describe('one unbroken chain under concurrent ingest from many agents and two AP
       });
       keys.push(((await res.json()) as { key: string }).key);
     }
-    const log = (n: number) => `{"orderId":${7_000_000_000 + n},"stage":"decision","model":"m","input":{"n":${n}},"output":{"ok":true},"explanation":"log ${n}"}`;
+    const log = (n: number) =>
+      `{"orderId":${7_000_000_000 + n},"stage":"decision","model":"m","input":{"n":${n}},"output":{"ok":true},"explanation":"log ${n}"}`;
     // Half the logs in batches of 50, half one by one; each agent posts through both processes in turn.
     const requests: Array<{ path: string; body: string }> = [];
     for (let n = 0; n < LOGS / 2; n += 50) {
@@ -68,7 +78,9 @@ describe('one unbroken chain under concurrent ingest from many agents and two AP
     );
     expect(Object.fromEntries(statuses)).toEqual({ 202: LOGS / 2, 207: LOGS / 100 });
 
-    const { rows } = await suite.db.query('SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi, count(DISTINCT seq)::int AS distinct FROM ai_logs');
+    const { rows } = await suite.db.query(
+      'SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi, count(DISTINCT seq)::int AS distinct FROM ai_logs',
+    );
     expect(rows[0]).toEqual({ n: LOGS, lo: '1', hi: String(LOGS), distinct: LOGS });
     const verifier = new ExportVerifier();
     const text = await (await fetch(`${apis[1]}/v1/audit/export`, { headers: { authorization: `Bearer ${keys[0]}` } })).text();

@@ -8,7 +8,14 @@ import { gatewaySuite } from './support/gateway-suite.js';
 
 const KEY = 'agent-key-for-audit-trail-tests';
 const dir = mkdtempSync(join(tmpdir(), 'audit-'));
-const log = (i: number) => ({ orderId: `7371855568819981${String(i).padStart(2, '0')}`, stage: 'decision', model: 'm-v2', input: { i, big: 123456789012345678901234567890n }, output: { side: i % 2 ? 'BUY' : 'SELL' }, explanation: `reason ${i}` });
+const log = (i: number) => ({
+  orderId: `7371855568819981${String(i).padStart(2, '0')}`,
+  stage: 'decision',
+  model: 'm-v2',
+  input: { i, big: 123456789012345678901234567890n },
+  output: { side: i % 2 ? 'BUY' : 'SELL' },
+  explanation: `reason ${i}`,
+});
 const body = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1');
 
 describe('tamper-evident audit trail', () => {
@@ -23,7 +30,6 @@ describe('tamper-evident audit trail', () => {
   };
 
   it('chains every accepted log: seq without gaps, each prevHash the hash before it, each hash over the canonical log', async () => {
-    if (!suite.harness) return;
     for (let i = 0; i < 5; i++) expect((await call('/v1/ai-logs', { method: 'POST', body: body(log(i)) })).status).toBe(202);
     expect((await call('/v1/ai-logs/batch', { method: 'POST', body: body({ logs: [5, 6, 7, 8, 9].map(log) }) })).status).toBe(207);
     const { rows } = await suite.db.query(
@@ -35,8 +41,17 @@ describe('tamper-evident audit trail', () => {
     for (const r of rows) {
       expect(r.prev_hash).toBe(prev);
       const canonical = canonicalLog({
-        accountId: r.account_id, seq: r.seq, id: r.id, receivedAt: r.received_at.toISOString(), agentKeyId: r.agent_key_id,
-        orderId: r.order_id, stage: r.stage, model: r.model, input: parseJson(r.input), output: parseJson(r.output), explanation: r.explanation,
+        accountId: r.account_id,
+        seq: r.seq,
+        id: r.id,
+        receivedAt: r.received_at.toISOString(),
+        agentKeyId: r.agent_key_id,
+        orderId: r.order_id,
+        stage: r.stage,
+        model: r.model,
+        input: parseJson(r.input),
+        output: parseJson(r.output),
+        explanation: r.explanation,
       });
       expect(canonical).toContain('"big":123456789012345678901234567890');
       expect(r.hash).toBe(chainHash(prev, canonical));
@@ -49,7 +64,6 @@ describe('tamper-evident audit trail', () => {
   });
 
   it('exports JSONL and CSV that verify, with signed checkpoints and a published head', async () => {
-    if (!suite.harness) return;
     const checkpoint = await json(call('/v1/audit/checkpoints', { method: 'POST' }));
     expect(checkpoint).toMatchObject({ seq: '10', signature: expect.any(String) });
     const pubkey = join(dir, 'audit.pub.pem');
@@ -63,14 +77,19 @@ describe('tamper-evident audit trail', () => {
     const { generateKeyPairSync } = await import('node:crypto');
     writeFileSync(other, generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }));
     expect(await auditVerify(jsonl, '--pubkey', other)).toEqual({ code: 1, out: expect.stringContaining('not signed by the given key') });
-    expect(await auditVerify(jsonl, '--head', 'ab'.repeat(32))).toEqual({ code: 1, out: expect.stringContaining('no log in the export has the published head') });
+    expect(await auditVerify(jsonl, '--head', 'ab'.repeat(32))).toEqual({
+      code: 1,
+      out: expect.stringContaining('no log in the export has the published head'),
+    });
     expect((await call('/v1/audit/export?format=xml&from=yesterday')).status).toBe(400);
   });
 
   it('catches one row changed, deleted or inserted in the database', async () => {
-    if (!suite.harness) return;
     await suite.db.query("UPDATE ai_logs SET explanation = 'written after the fact' WHERE seq = 4");
-    expect(await auditVerify(await exportTo('changed.jsonl'))).toEqual({ code: 1, out: expect.stringMatching(/BROKEN at seq 4, .*the log was changed after it was accepted/) });
+    expect(await auditVerify(await exportTo('changed.jsonl'))).toEqual({
+      code: 1,
+      out: expect.stringMatching(/BROKEN at seq 4, .*the log was changed after it was accepted/),
+    });
     expect(await auditVerify(await exportTo('changed.csv', 'csv'))).toEqual({ code: 1, out: expect.stringMatching(/BROKEN at seq 4, /) });
     await suite.db.query("UPDATE ai_logs SET explanation = 'reason 3' WHERE seq = 4");
     expect((await auditVerify(await exportTo('restored.jsonl'))).code).toBe(0);
@@ -79,7 +98,10 @@ describe('tamper-evident audit trail', () => {
     expect(await auditVerify(await exportTo('deleted.jsonl'))).toEqual({ code: 1, out: expect.stringMatching(/BROKEN at seq 7, .*logs are missing/) });
     const row = rows[0];
     const columns = Object.keys(row);
-    await suite.db.query(`INSERT INTO ai_logs (${columns.join(',')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(',')})`, columns.map((c) => row[c]));
+    await suite.db.query(
+      `INSERT INTO ai_logs (${columns.join(',')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(',')})`,
+      columns.map((c) => row[c]),
+    );
 
     await suite.db.query(
       `INSERT INTO ai_logs (id, account_id, agent_key_id, order_id, stage, model, input, output, explanation, received_at)

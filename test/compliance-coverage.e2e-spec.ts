@@ -24,6 +24,8 @@ const P1 = '737185556881998401';
 const P2 = '737185556881998402';
 const UNKNOWN = '737185556881999999';
 const LATE = '737185556881998501';
+const PARENT = '737185556881998601';
+const TPSL = '737185556881998602';
 const timeOf = (i: number) => NOW - 2 * DAY + i * HOUR;
 
 const seedFile = writeSeedFile([
@@ -35,10 +37,26 @@ const seedFile = writeSeedFile([
       { orderId: OLD, status: 'FILLED', symbol: 'BTCUSDT', time: NOW - 200 * DAY },
     ],
     trades: O.flatMap((orderId, i) =>
-      [1, 2].map((n) => ({ id: `73718555688199${i}${n}00`, orderId, symbol: 'BTCUSDT', side: 'BUY', positionSide: 'LONG', qty: '0.1', time: timeOf(i) + n * 60_000 })),
+      [1, 2].map((n) => ({
+        id: `73718555688199${i}${n}00`,
+        orderId,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        positionSide: 'LONG',
+        qty: '0.1',
+        time: timeOf(i) + n * 60_000,
+      })),
     ),
     planOrders: [
-      { algoId: P1, symbol: 'BTCUSDT', algoStatus: 'TRIGGERED', actualOrderId: O6, createTime: timeOf(5) - HOUR, triggerTime: timeOf(5), updateTime: timeOf(5) },
+      {
+        algoId: P1,
+        symbol: 'BTCUSDT',
+        algoStatus: 'TRIGGERED',
+        actualOrderId: O6,
+        createTime: timeOf(5) - HOUR,
+        triggerTime: timeOf(5),
+        updateTime: timeOf(5),
+      },
       { algoId: P2, symbol: 'BTCUSDT', algoStatus: 'NEW', createTime: NOW - DAY },
     ],
   },
@@ -46,12 +64,16 @@ const seedFile = writeSeedFile([
 
 describe('compliance coverage and order evidence', () => {
   // Uploads retry at most a second apart, so that the logs held back by faults go through soon after they end.
-  const suite = gatewaySuite({ EVIDENCE_SYNC_INTERVAL_MS: '3600000', UPLOAD_BACKOFF_MAX_MS: '1000' }, { simulator: { seedFile } });
+  const suite = gatewaySuite({ EVIDENCE_SYNC_INTERVAL_MS: '0', UPLOAD_BACKOFF_MAX_MS: '1000' }, { simulator: { seedFile } });
   const auth = (key = suite.harness!.agentKey) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
   const get = (path: string, key?: string) => fetch(`${suite.harness!.apiUrl}${path}`, { headers: auth(key) });
   const sync = () => suite.harness!.gateway.worker!.get(EvidenceSyncService).syncAccount('default');
   const faults = (method: 'PUT' | 'DELETE', body?: unknown) =>
-    fetch(`${suite.harness!.simulator.url}/__sim/faults`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${suite.harness!.simulator.url}/__sim/faults`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const postLog = async (orderId: string) => {
     const body = `{"orderId":${orderId},"stage":"decision","model":"m1","input":{"p":1},"output":{"a":"BUY"},"explanation":"why"}`;
     const res = await fetch(`${suite.harness!.apiUrl}/v1/ai-logs`, { method: 'POST', headers: auth(), body });
@@ -72,7 +94,6 @@ describe('compliance coverage and order evidence', () => {
   let windowQuery = '';
 
   it('links uploaded, pending and unmatched logs to the synced orders and fills', async () => {
-    if (!suite.harness) return;
     logs.L1 = await postLog(O1);
     logs.L2 = await postLog(O2);
     logs.L3 = await postLog(P1); // names the plan order that placed O6
@@ -91,16 +112,56 @@ describe('compliance coverage and order evidence', () => {
     expect(view.orders).toEqual({ total: 7, withFills: 6, covered: 3, uncovered: 4, pending: 1, failed: 0, missing: 3 });
     expect(view.fills).toEqual({ total: 12, covered: 6, uncovered: 6 });
     expect(view.uncoveredOrders).toEqual([
-      { orderId: O3, symbol: 'BTCUSDT', side: 'BUY', type: expect.any(String), status: 'FILLED', time: new Date(timeOf(2)).toISOString(), filled: true, reason: 'pending' },
-      { orderId: O4, symbol: 'BTCUSDT', side: 'BUY', type: expect.any(String), status: 'FILLED', time: new Date(timeOf(3)).toISOString(), filled: true, reason: 'missing' },
-      { orderId: O5, symbol: 'BTCUSDT', side: 'BUY', type: expect.any(String), status: 'FILLED', time: new Date(timeOf(4)).toISOString(), filled: true, reason: 'missing' },
-      { orderId: O7, symbol: 'ETHUSDT', side: 'SELL', type: expect.any(String), status: 'CANCELED', time: new Date(timeOf(6)).toISOString(), filled: false, reason: 'missing' },
+      {
+        orderId: O3,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: expect.any(String),
+        status: 'FILLED',
+        time: new Date(timeOf(2)).toISOString(),
+        filled: true,
+        reason: 'pending',
+      },
+      {
+        orderId: O4,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: expect.any(String),
+        status: 'FILLED',
+        time: new Date(timeOf(3)).toISOString(),
+        filled: true,
+        reason: 'missing',
+      },
+      {
+        orderId: O5,
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: expect.any(String),
+        status: 'FILLED',
+        time: new Date(timeOf(4)).toISOString(),
+        filled: true,
+        reason: 'missing',
+      },
+      {
+        orderId: O7,
+        symbol: 'ETHUSDT',
+        side: 'SELL',
+        type: expect.any(String),
+        status: 'CANCELED',
+        time: new Date(timeOf(6)).toISOString(),
+        filled: false,
+        reason: 'missing',
+      },
     ]);
     expect(view.uncoveredOrdersTruncated).toBe(false);
     expect(view.unmatchedLogs).toEqual([{ id: logs.L5, orderId: UNKNOWN, status: 'uploaded', receivedAt: expect.any(String) }]);
     expect(view).toMatchObject({ unmatchedLogsTotal: 1, unmatchedLogsTruncated: false });
     expect(view.sync.coversWindow).toBe(true);
-    expect(view.sync.streams.map((s: { stream: string; ok: boolean }) => [s.stream, s.ok])).toEqual([['trades', true], ['orders', true], ['plan_orders', true]]);
+    expect(view.sync.streams.map((s: { stream: string; ok: boolean }) => [s.stream, s.ok])).toEqual([
+      ['trades', true],
+      ['orders', true],
+      ['plan_orders', true],
+    ]);
 
     // A short list says that it is cut.
     const cut = await coverage(`${windowQuery}&limit=2`);
@@ -110,7 +171,6 @@ describe('compliance coverage and order evidence', () => {
   }, 60_000);
 
   it('shows an order with its fills, the plan order that placed it and the logs with their receipts', async () => {
-    if (!suite.harness) return;
     const res = await get(`/v1/orders/${O6}/evidence`);
     expect(res.status).toBe(200);
     const view = await json(res);
@@ -140,15 +200,19 @@ describe('compliance coverage and order evidence', () => {
   }, 60_000);
 
   it('asks the exchange once for an order the sync has not seen, and answers 404 for one the exchange does not know', async () => {
-    if (!suite.harness) return;
     expect((await suite.db.query('SELECT 1 FROM exchange_orders WHERE order_id = $1::bigint', [OLD])).rowCount).toBe(0);
     const res = await get(`/v1/orders/${OLD}/evidence`);
     expect(res.status).toBe(200);
     expect(await json(res)).toMatchObject({ orderId: OLD, coverage: 'missing', order: { orderId: OLD, status: 'FILLED' } });
-    expect((await suite.db.query("SELECT status FROM exchange_orders WHERE account_id = 'default' AND order_id = $1::bigint", [OLD])).rows).toEqual([{ status: 'FILLED' }]);
+    expect((await suite.db.query("SELECT status FROM exchange_orders WHERE account_id = 'default' AND order_id = $1::bigint", [OLD])).rows).toEqual([
+      { status: 'FILLED' },
+    ]);
     // Once: with the order gone from the exchange, it is still served, from the copy the first request stored.
     const orders = suite.harness.simulator.state.account(UID)!.data.orders;
-    orders.splice(orders.findIndex((o) => String(o.orderId) === OLD), 1);
+    orders.splice(
+      orders.findIndex((o) => String(o.orderId) === OLD),
+      1,
+    );
     const again = await get(`/v1/orders/${OLD}/evidence`);
     expect(again.status).toBe(200);
     expect(await json(again)).toMatchObject({ orderId: OLD, order: { orderId: OLD, status: 'FILLED' } });
@@ -163,7 +227,6 @@ describe('compliance coverage and order evidence', () => {
   }, 60_000);
 
   it('links a log posted before its order existed as soon as the order is synced', async () => {
-    if (!suite.harness) return;
     const logId = await postLog(LATE);
     const before = await coverage('');
     expect(before.unmatchedLogs.map((l: { orderId: string }) => l.orderId)).toEqual([UNKNOWN, LATE]);
@@ -181,7 +244,12 @@ describe('compliance coverage and order evidence', () => {
     expect(after.fills.total).toBe(before.fills.total + 1);
     // The log itself waits for uploads to work again; until then the order counts as pending, not missing.
     const evidence = await json(await get(`/v1/orders/${LATE}/evidence`));
-    expect(evidence).toMatchObject({ orderId: LATE, coverage: 'pending', fills: [{ id: '737185556881998599', orderId: LATE }], logs: [{ id: logId, links: 'order' }] });
+    expect(evidence).toMatchObject({
+      orderId: LATE,
+      coverage: 'pending',
+      fills: [{ id: '737185556881998599', orderId: LATE }],
+      logs: [{ id: logId, links: 'order' }],
+    });
     expect(after.uncoveredOrders.find((o: { orderId: string }) => o.orderId === LATE)).toMatchObject({ reason: 'pending' });
 
     // Uploads work again: both waiting logs go through, and their orders are covered.
@@ -193,8 +261,41 @@ describe('compliance coverage and order evidence', () => {
     expect((await json(await get(`/v1/orders/${LATE}/evidence`))).coverage).toBe('covered');
   }, 60_000);
 
+  it('covers a TP/SL that order/history lists under its algoId by the log naming the order it protected', async () => {
+    // ccxt's capture: an attached TP/SL waits naming the order it protects as actualOrderId, and once cancelled,
+    // order/history lists it as an order of its own type under its algoId. ccxt gives the agent only the parent's ID.
+    const now = Date.now();
+    const data = suite.harness.simulator.state.account(UID)!.data;
+    data.orders.push(simOrder(PARENT, now));
+    const template = data.planOrders.find((p) => String(p.algoId) === P1)!;
+    data.planOrders.push({
+      ...template,
+      algoId: BigInt(TPSL),
+      orderType: 'TAKE_PROFIT_MARKET',
+      algoStatus: 'CANCELED',
+      actualOrderId: BigInt(PARENT),
+      createTime: now + 1,
+      updateTime: now + 2,
+      triggerTime: 0,
+    });
+    const logId = await postLog(PARENT);
+    await logState(logId, (l) => l.status === 'uploaded');
+    await sync();
+
+    const evidence = await json(await get(`/v1/orders/${TPSL}/evidence`));
+    expect(evidence).toMatchObject({
+      coverage: 'covered',
+      order: { orderId: TPSL, type: 'TAKE_PROFIT_MARKET', status: 'CANCELED' },
+      planOrder: { algoId: TPSL, actualOrderId: PARENT },
+      planOrderLink: 'self',
+      logs: [{ id: logId, links: 'attachedOrder', orderId: PARENT, status: 'uploaded' }],
+    });
+    const view = await coverage(`from=${now}&to=${Date.now()}`);
+    expect(view.orders).toMatchObject({ total: 2, covered: 2, uncovered: 0 });
+    expect((await json(await get(`/v1/orders/${PARENT}/evidence`))).planOrderLink).toBe('attached');
+  }, 60_000);
+
   it('refuses a bad window with a 400 naming the field', async () => {
-    if (!suite.harness) return;
     const cases: Array<[string, string]> = [
       ['from=yesterday', 'from'],
       ['to=2026-13-45T00:00:00Z', 'to'],
@@ -213,10 +314,12 @@ describe('compliance coverage and order evidence', () => {
   }, 60_000);
 
   it('shows an agent only its own account', async () => {
-    if (!suite.harness) return;
     const key = 'agent-key-of-another-account-0001';
     await suite.db.query("INSERT INTO accounts (id, name) VALUES ('other', 'Other')");
-    await suite.db.query("INSERT INTO agent_keys (id, account_id, key_hash, label, scopes) VALUES ($1, 'other', $2, 'test', ARRAY['exchange:read'])", [randomUUID(), hashAgentKey(key)]);
+    await suite.db.query("INSERT INTO agent_keys (id, account_id, key_hash, label, scopes) VALUES ($1, 'other', $2, 'test', ARRAY['exchange:read'])", [
+      randomUUID(),
+      hashAgentKey(key),
+    ]);
     await suite.db.query(
       `INSERT INTO exchange_orders (account_id, order_id, symbol, side, type, status, created_at, updated_at, data)
        VALUES ('other', $1::bigint, 'BTCUSDT', 'BUY', 'LIMIT', 'FILLED', now(), now(), '{}')`,
@@ -240,7 +343,6 @@ describe('evidence endpoints without exchange:read', () => {
   const suite = gatewaySuite({ AGENT_API_KEY: KEY, AGENT_API_KEY_SCOPES: 'logs:write' }, { worker: false });
 
   it('answers 403 naming the scope', async () => {
-    if (!suite.harness) return;
     for (const path of ['/v1/compliance/coverage', '/v1/evidence/sync', `/v1/orders/${O1}/evidence`]) {
       const res = await fetch(`${suite.harness.apiUrl}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
       expect(res.status).toBe(403);
@@ -251,16 +353,46 @@ describe('evidence endpoints without exchange:read', () => {
 
 function simOrder(orderId: string, time: number): SimOrder {
   return {
-    avgPrice: '97000', clientOrderId: 'late-order', cumQuote: '9700', executedQty: '0.1', orderId: BigInt(orderId), origQty: '0.1',
-    price: '97000', reduceOnly: false, side: 'BUY', positionSide: 'LONG', status: 'FILLED', stopPrice: '0', symbol: 'BTCUSDT', time,
-    timeInForce: 'GTC', type: 'LIMIT', updateTime: time + 1, workingType: 'CONTRACT_PRICE', priceProtect: false, priceMatch: 'NONE',
-    selfTradePreventionMode: 'NONE', goodTillDate: 0,
+    avgPrice: '97000',
+    clientOrderId: 'late-order',
+    cumQuote: '9700',
+    executedQty: '0.1',
+    orderId: BigInt(orderId),
+    origQty: '0.1',
+    price: '97000',
+    reduceOnly: false,
+    side: 'BUY',
+    positionSide: 'LONG',
+    status: 'FILLED',
+    stopPrice: '0',
+    symbol: 'BTCUSDT',
+    time,
+    timeInForce: 'GTC',
+    type: 'LIMIT',
+    updateTime: time + 1,
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    priceMatch: 'NONE',
+    selfTradePreventionMode: 'NONE',
+    goodTillDate: 0,
   };
 }
 
 function simTrade(id: string, orderId: string, time: number): SimTrade {
   return {
-    id: BigInt(id), orderId: BigInt(orderId), symbol: 'BTCUSDT', buyer: true, commission: '1.94', commissionAsset: 'USDT', maker: true,
-    price: '97000', qty: '0.1', quoteQty: '9700', realizedPnl: '0', side: 'BUY', positionSide: 'LONG', time,
+    id: BigInt(id),
+    orderId: BigInt(orderId),
+    symbol: 'BTCUSDT',
+    buyer: true,
+    commission: '1.94',
+    commissionAsset: 'USDT',
+    maker: true,
+    price: '97000',
+    qty: '0.1',
+    quoteQty: '9700',
+    realizedPnl: '0',
+    side: 'BUY',
+    positionSide: 'LONG',
+    time,
   };
 }

@@ -25,7 +25,6 @@ describe('each agent queries and cancels on its own account', () => {
   const teamBData = () => teamBExchange.state.account(TEAM_B_UID)!.data;
 
   it("reads and cancels the agent's own account, never the default one", async () => {
-    if (!suite.harness) return;
     await admin('/admin/accounts', { id: 'team-b', name: 'Team B', ...TEAM_B, baseUrl: teamBExchange.url, spotBaseUrl: teamBExchange.spotUrl });
     const { key } = await admin('/admin/agents', { accountId: 'team-b', label: 'bot', scopes: ['exchange:read', 'exchange:cancel'] });
     const teamB = apiCaller(suite, key);
@@ -33,7 +32,10 @@ describe('each agent queries and cancels on its own account', () => {
     const defaultExchange = simWeight(suite);
 
     const open = (await teamB.get('/v1/orders/open')).body.data.map((o: { orderId: string }) => o.orderId).sort();
-    const held = teamBData().orders.filter((o) => ['NEW', 'PARTIALLY_FILLED'].includes(o.status)).map((o) => String(o.orderId)).sort();
+    const held = teamBData()
+      .orders.filter((o) => ['NEW', 'PARTIALLY_FILLED'].includes(o.status))
+      .map((o) => String(o.orderId))
+      .sort();
     expect(open).toEqual(held);
     expect(defaults).not.toEqual(expect.arrayContaining([open[0]]));
 
@@ -46,11 +48,14 @@ describe('each agent queries and cancels on its own account', () => {
   });
 
   it('answers 409 for an account the gateway holds no exchange credentials for', async () => {
-    if (!suite.harness) return;
     await suite.db.query("INSERT INTO accounts (id, name) VALUES ('no-credentials', 'No credentials')");
     const { key } = await admin('/admin/agents', { accountId: 'no-credentials', label: 'bot', scopes: ['exchange:read'] });
     const res = await apiCaller(suite, key).get('/v1/positions');
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ statusCode: 409, code: 'NO_EXCHANGE_CREDENTIALS', message: expect.stringContaining('no exchange credentials for this account') });
+    expect(res.body).toMatchObject({
+      statusCode: 409,
+      code: 'NO_EXCHANGE_CREDENTIALS',
+      message: expect.stringContaining('no exchange credentials for this account'),
+    });
   });
 });

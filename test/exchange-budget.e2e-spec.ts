@@ -14,7 +14,6 @@ describe('an API request does not wait long for the account’s weight budget', 
   const retryAfter = (res: { headers: Headers }) => Number(res.headers.get('retry-after'));
 
   it('lets one of two concurrent 10-weight queries through and answers the other 429 with Retry-After, unsent', async () => {
-    if (!suite.harness) return;
     // Windows are aligned to the clock: start well inside one, so that it does not end during the file.
     await waitFor('a budget window with 30 s left', async () => (HOUR - (Date.now() % HOUR) > 30_000 ? true : undefined), 40_000);
     const before = uidWeight();
@@ -28,7 +27,6 @@ describe('an API request does not wait long for the account’s weight budget', 
   }, 50_000);
 
   it('answers at once, without waiting, when the budget cannot free up in time', async () => {
-    if (!suite.harness) return;
     const before = simWeight(suite);
     const started = Date.now();
     const res = await api().get('/v1/positions');
@@ -39,7 +37,6 @@ describe('an API request does not wait long for the account’s weight budget', 
   });
 
   it('refuses a cancel the same way, and the order stays open', async () => {
-    if (!suite.harness) return;
     const order = simData(suite).orders.find((o) => o.status === 'NEW')!;
     const before = simWeight(suite);
     const res = await api().post('/v1/orders/cancel-batch', { symbol: order.symbol, ids: [String(order.orderId)] });
@@ -50,7 +47,6 @@ describe('an API request does not wait long for the account’s weight budget', 
   });
 
   it('still checks the request first: a bad one gets 400, not 429', async () => {
-    if (!suite.harness) return;
     expectFieldErrors(await api().get('/v1/income?limit=0'), ['limit']);
   });
 });

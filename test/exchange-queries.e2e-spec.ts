@@ -1,3 +1,4 @@
+import { ccxtWeex } from './support/ccxt-weex.js';
 import { apiCaller, expectAllHeld, expectFieldErrors, expectSameRecord, simData, simWeight } from './support/exchange-api.js';
 import { gatewaySuite } from './support/gateway-suite.js';
 import { DAY } from './support/sim-data-expect.js';
@@ -20,7 +21,6 @@ describe('account and order queries over the client library', () => {
   const api = () => apiCaller(suite, KEY);
 
   it('GET /v1/positions: every position with every field of the spec, IDs digit-exact', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/positions');
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(simData(suite).positions.length);
@@ -28,10 +28,9 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/income: the exchange page, default limit 20, every field; filters pass through', async () => {
-    if (!suite.harness) return;
     const page = await api().get('/v1/income');
     expect(page.status).toBe(200);
-    expect(page.body).toEqual({ hasNextPage: expect.any(Boolean), items: expect.any(Array) });
+    expect(page.body).toEqual({ hasNextPage: true, nextKey: page.body.items[19].billId, items: expect.any(Array) });
     expect(page.body.items.length).toBeLessThanOrEqual(20);
     const now = Date.now();
     const all = await api().get(`/v1/income?limit=100&startTime=${now - 100 * DAY}&endTime=${now}`);
@@ -43,7 +42,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/orders/open: exactly the open orders the exchange holds', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/orders/open');
     expect(res.status).toBe(200);
     const held = simData(suite).orders.filter((o) => OPEN.includes(o.status));
@@ -54,11 +52,15 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/orders/history: final orders with every field; the v2 symbol notation is accepted', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/orders/history?limit=1000');
     expect(res.status).toBe(200);
+    // order/history also lists the plan orders that ended untriggered, under their algoId (as ccxt captured it).
+    const ended = simData(suite)
+      .planOrders.filter((p) => ['CANCELED', 'EXPIRED'].includes(p.algoStatus))
+      .map((p) => String(p.algoId));
     const held = simData(suite).orders.filter((o) => !OPEN.includes(o.status));
-    expect(res.body.data).toHaveLength(held.length);
+    expect(res.body.data).toHaveLength(held.length + ended.length);
+    res.body.data = res.body.data.filter((o: { orderId: string }) => !ended.includes(o.orderId));
     expectAllHeld(res.body.data, held, 'orderId', ORDER_FIELDS);
     const btc = await api().get('/v1/orders/history?symbol=cmt_btcusdt&limit=1000');
     expect(btc.body.data.length).toBeGreaterThan(0);
@@ -66,7 +68,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/orders/:orderId: one order, its 18-digit ID exactly as the exchange holds it', async () => {
-    if (!suite.harness) return;
     const held = simData(suite).orders[0];
     const id = String(held.orderId);
     expect(id).toMatch(/^\d{18}$/);
@@ -78,7 +79,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('routes orders/open and orders/history before orders/:orderId, and leaves orders/:orderId/evidence alone', async () => {
-    if (!suite.harness) return;
     for (const path of ['/v1/orders/open', '/v1/orders/history']) {
       const res = await api().get(path);
       expect(res.status).toBe(200);
@@ -93,7 +93,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/algo-orders: the exchange page with every field of each plan order', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/algo-orders?limit=1000');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ orders: expect.any(Array), hasMore: false });
@@ -104,7 +103,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/trades: fills with every field; filtered by an order, exactly that order’s fills', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/trades?limit=100');
     expect(res.status).toBe(200);
     expectAllHeld(res.body.data, simData(suite).trades, 'id', TRADE_FIELDS);
@@ -115,7 +113,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/symbol-config: every symbol, or one in either notation', async () => {
-    if (!suite.harness) return;
     const all = await api().get('/v1/symbol-config');
     expect(all.status).toBe(200);
     expect(all.body.data).toHaveLength(simData(suite).symbolConfigs.length);
@@ -127,7 +124,6 @@ describe('account and order queries over the client library', () => {
   });
 
   it('GET /v1/spot/bills: spot bills from the spot host, billId a string, default limit 10', async () => {
-    if (!suite.harness) return;
     const res = await api().get('/v1/spot/bills?limit=100');
     expect(res.status).toBe(200);
     expectAllHeld(res.body.data, simData(suite).spotBills, 'billId', SPOT_BILL_FIELDS);
@@ -177,6 +173,12 @@ describe('query validation: 400 naming every failing field, before any weight is
     ['/v1/trades?limit=0', ['limit']],
     ['/v1/trades?limit=101', ['limit']],
     [`/v1/trades?startTime=${now}&endTime=${now - 1}`, ['endTime']],
+    // WEEX serves fills in windows of at most 7 days; the simulator refuses longer ones, so the gateway does first.
+    [`/v1/trades?startTime=${now - 7 * DAY - 1}&endTime=${now}`, ['endTime']],
+    // ... and at most 365 days back: the window's start, startTime or (endTime alone) 7 days before endTime.
+    [`/v1/trades?startTime=${now - 366 * DAY}&endTime=${now - 360 * DAY}`, ['startTime']],
+    [`/v1/trades?startTime=${now - 366 * DAY}`, ['startTime']],
+    [`/v1/trades?endTime=${now - 359 * DAY}`, ['endTime']],
     ['/v1/trades?orderId=-5', ['orderId']],
     ['/v1/symbol-config?symbol=X', ['symbol']],
     ['/v1/symbol-config?symbol=BTC%2FUSDT', ['symbol']],
@@ -187,20 +189,44 @@ describe('query validation: 400 naming every failing field, before any weight is
   ];
 
   it.each(cases)('%s → 400 naming %j', async (path, fields) => {
-    if (!suite.harness) return;
     const before = simWeight(suite);
     const res = await api().get(path);
     expectFieldErrors(res, fields);
     expect(simWeight(suite)).toEqual(before);
   });
 
+  it('GET /v1/trades over 7 days: 400 naming endTime and the rule, where the simulator (like WEEX) would refuse it after charging weight', async () => {
+    const [startTime, endTime] = [now - 7 * DAY - 1, now];
+    const before = { weight: simWeight(suite), rejections: suite.harness.simulator.state.stats().rejections };
+    const res = await api().get(`/v1/trades?startTime=${startTime}&endTime=${endTime}`);
+    expect([res.status, res.body.errors]).toEqual([400, [{ path: 'endTime', message: 'endTime must be within 7 days of startTime' }]]);
+    // Nothing reached the simulator: it charges IP weight at its edge, before anything else, and counts every refusal.
+    expect({ weight: simWeight(suite), rejections: suite.harness.simulator.state.stats().rejections }).toEqual(before);
+    // The same window sent to the simulator by ccxt, signed with the account's credentials: refused, weight spent.
+    const direct = ccxtWeex(suite.harness.simulator) as unknown as Record<string, (params: object) => Promise<unknown>>;
+    await expect(direct.contractPrivateGetCapiV3UserTrades({ startTime, endTime })).rejects.toThrow(/-1140/);
+    expect(simWeight(suite)).not.toEqual(before.weight);
+  });
+
   it('accepts the largest 64-bit ID and both ends of each limit (the exchange then answers)', async () => {
-    if (!suite.harness) return;
-    for (const path of ['/v1/income?limit=1', '/v1/income?limit=100', '/v1/orders/open?limit=100&page=0', '/v1/orders/history?limit=1000',
-      '/v1/algo-orders?limit=1000', '/v1/trades?limit=1', '/v1/spot/bills?limit=100', `/v1/orders/history?startTime=${now - 90 * DAY}&endTime=${now}`]) {
+    for (const path of [
+      '/v1/income?limit=1',
+      '/v1/income?limit=100',
+      '/v1/orders/open?limit=100&page=0',
+      '/v1/orders/history?limit=1000',
+      '/v1/algo-orders?limit=1000',
+      '/v1/trades?limit=1',
+      '/v1/spot/bills?limit=100',
+      `/v1/orders/history?startTime=${now - 90 * DAY}&endTime=${now}`,
+      `/v1/trades?startTime=${now - 7 * DAY}&endTime=${now}`,
+      `/v1/trades?startTime=${now - 364 * DAY}&endTime=${now - 357 * DAY}`,
+      `/v1/trades?startTime=${now - 364 * DAY}`,
+      `/v1/trades?endTime=${now - 357 * DAY}`,
+    ]) {
       expect([path, (await api().get(path)).status]).toEqual([path, 200]);
     }
     const max = await api().get('/v1/orders/9223372036854775807');
-    expect(max.body).toMatchObject({ statusCode: 400, code: 'EXCHANGE_REJECTED_REQUEST', exchange: { operation: 'orderInfo', code: '-2013' } });
+    // An order the exchange does not know is a 404 (WEEX -3200, ccxt's exceptions table), not a bad request.
+    expect(max.body).toMatchObject({ statusCode: 404, code: 'ORDER_NOT_FOUND', exchange: { operation: 'orderInfo', code: '-3200' } });
   });
 });

@@ -1,21 +1,7 @@
 import { type RunningSimulator, SANDBOX_CREDENTIALS, startSimulator } from '../apps/exchange-sim/src/index.js';
 import { SimDataClient } from './support/sim-data-client.js';
-import {
-  DAY,
-  expectInvalid,
-  expectNewestFirst,
-  NO_BUDGETS,
-  PATHS,
-  type Row,
-  rows,
-} from './support/sim-data-expect.js';
-import {
-  expectShape,
-  INCOME_FIELDS,
-  POSITION_FIELDS,
-  SPOT_BILL_FIELDS,
-  SYMBOL_CONFIG_FIELDS,
-} from './support/weex-spec-fields.js';
+import { DAY, expectInvalid, expectNewestFirst, NO_BUDGETS, PATHS, type Row, rows } from './support/sim-data-expect.js';
+import { expectShape, INCOME_WIRE_FIELDS, POSITION_FIELDS, SPOT_BILL_FIELDS, SYMBOL_CONFIG_FIELDS } from './support/weex-spec-fields.js';
 
 const now = 1_767_225_600_000;
 const ACCOUNT = { uid: '8000000001', ...SANDBOX_CREDENTIALS };
@@ -75,17 +61,34 @@ describe('exchange simulator data: positions and symbol configuration', () => {
 });
 
 describe('exchange simulator data: income', () => {
-  it('answers 20 items of the last 30 days by default, newest first, billId and time as numbers', async () => {
+  it('answers 20 items of the last 30 days by default, newest first, billId and time as strings (ccxt), with nextKey', async () => {
     const answer = await api.post(P.income);
-    const { hasNextPage, items } = answer.json as { hasNextPage: boolean; items: Row[] };
+    const { hasNextPage, nextKey, items } = answer.json as { hasNextPage: boolean; nextKey: string; items: Row[] };
     expect(answer.status).toBe(200);
     expect(hasNextPage).toBe(true);
     expect(items).toHaveLength(20);
-    items.forEach((item) => expectShape(item, INCOME_FIELDS));
-    expectNewestFirst(items, 'time');
+    items.forEach((item) => expectShape(item, INCOME_WIRE_FIELDS));
+    expect(items.map((i) => Number(i.time))).toEqual(items.map((i) => Number(i.time)).sort((a, b) => b - a));
     expect(items.every((i) => Number(i.time) >= now - 30 * DAY && Number(i.time) <= now)).toBe(true);
-    expect(answer.text).toMatch(/"billId":7\d{17},/);
-    expect(answer.text).toMatch(/"time":\d{13},/);
+    expect(answer.text).toMatch(/"billId":"7\d{17}",/);
+    expect(answer.text).toMatch(/"time":"\d{13}",/);
+    expect(nextKey).toBe(items[19].billId);
+  });
+
+  it('pages with nextKey until hasNextPage is false, each item once', async () => {
+    const range = { startTime: now - 100 * DAY, endTime: now, limit: 100 };
+    const seen: unknown[] = [];
+    let page = (await api.post(P.income, range)).json as { hasNextPage: boolean; nextKey: string | null; items: Row[] };
+    seen.push(...page.items.map((i) => i.billId));
+    while (page.hasNextPage) {
+      page = (await api.post(P.income, { ...range, nextKey: page.nextKey })).json as typeof page;
+      seen.push(...page.items.map((i) => i.billId));
+    }
+    expect(page.nextKey).toBeNull();
+    const all = sim.state.accounts[0].data.income.filter((i) => Number(i.time) >= now - 100 * DAY);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(all.length);
+    expectInvalid(await api.post(P.income, { ...range, nextKey: '1' }), 'nextKey');
   });
 
   it('filters by incomeType, symbol and asset, and carries several income types', async () => {
@@ -100,15 +103,14 @@ describe('exchange simulator data: income', () => {
     expect(types.size).toBeGreaterThanOrEqual(6);
   });
 
-  it('applies the time rules: only endTime, only startTime, both at most 100 days apart', async () => {
-    const end = now - 40 * DAY;
-    const onlyEnd = ((await api.post(P.income, { endTime: end, limit: 100 })).json as { items: Row[] }).items;
-    expect(onlyEnd.length).toBeGreaterThan(0);
-    expect(onlyEnd.every((i) => Number(i.time) >= end - 30 * DAY && Number(i.time) <= end)).toBe(true);
+  it('applies the time rules as ccxt documents them: startTime and endTime only as a pair, at most 100 days apart', async () => {
+    for (const lone of [{ endTime: now - 40 * DAY }, { startTime: now - 2 * DAY }]) {
+      expect(await api.post(P.income, lone)).toMatchObject({ status: 400, json: { code: -1128, msg: expect.stringContaining('startTime and endTime') } });
+    }
     const start = now - 2 * DAY;
-    const onlyStart = ((await api.post(P.income, { startTime: start, limit: 100 })).json as { items: Row[] }).items;
-    expect(onlyStart.length).toBeGreaterThan(0);
-    expect(onlyStart.every((i) => Number(i.time) >= start && Number(i.time) <= now)).toBe(true);
+    const both = ((await api.post(P.income, { startTime: start, endTime: now, limit: 100 })).json as { items: Row[] }).items;
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.every((i) => Number(i.time) >= start && Number(i.time) <= now)).toBe(true);
     expect((await api.post(P.income, { startTime: now - 100 * DAY, endTime: now })).status).toBe(200);
     expectInvalid(await api.post(P.income, { startTime: now - 100 * DAY - 1, endTime: now }), 'endTime');
     expectInvalid(await api.post(P.income, { startTime: now, endTime: now - 1 }), 'endTime');
@@ -125,7 +127,7 @@ describe('exchange simulator data: income', () => {
   });
 
   it('accepts limit 100 and answers at most 100', async () => {
-    const { items } = (await api.post(P.income, { limit: 100, startTime: now - 60 * DAY })).json as { items: Row[] };
+    const { items } = (await api.post(P.income, { limit: 100, startTime: now - 60 * DAY, endTime: now })).json as { items: Row[] };
     expect(items).toHaveLength(100);
   });
 });
@@ -146,9 +148,7 @@ describe('exchange simulator data: spot bills, on the spot port only', () => {
   it('filters by coinId, bizType, after and before (ms), up to limit 100', async () => {
     const all = rows(await spot.post(P.spotBills, { limit: 100 }));
     expect(all.length).toBeGreaterThan(10);
-    expect(new Set(all.map((b) => b.bizType))).toEqual(
-      new Set(['deposit', 'withdraw', 'transfer_in', 'transfer_out', 'trade_in', 'trade_out']),
-    );
+    expect(new Set(all.map((b) => b.bizType))).toEqual(new Set(['deposit', 'withdraw', 'transfer_in', 'transfer_out', 'trade_in', 'trade_out']));
     const usdt = rows(await spot.post(P.spotBills, { coinId: 2, bizType: 'trade_out', limit: 100 }));
     expect(usdt.length).toBeGreaterThan(0);
     expect(usdt.every((b) => b.coinId === 2 && b.coinName === 'USDT' && b.bizType === 'trade_out')).toBe(true);

@@ -1,11 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import {
-  defaultSimAccounts,
-  type RunningSimulator,
-  SANDBOX_CREDENTIALS,
-  type SimStats,
-  startSimulator,
-} from '../apps/exchange-sim/src/index.js';
+import { defaultSimAccounts, type RunningSimulator, SANDBOX_CREDENTIALS, type SimStats, startSimulator } from '../apps/exchange-sim/src/index.js';
 import { aiLogBody, SimSignedClient, UPLOAD_V2, UPLOAD_V3 } from './support/sim-signed-client.js';
 
 const A = { uid: '8000000001', ...SANDBOX_CREDENTIALS };
@@ -19,8 +13,7 @@ let now = 1_767_225_600_000;
 let sim: RunningSimulator;
 let client: SimSignedClient;
 
-const upload = (caller = A, opts: { ip?: string; body?: string; signal?: AbortSignal } = {}) =>
-  client.post(UPLOAD_V3, opts.body ?? aiLogBody(), caller, opts);
+const upload = (caller = A, opts: { ip?: string; body?: string; signal?: AbortSignal } = {}) => client.post(UPLOAD_V3, opts.body ?? aiLogBody(), caller, opts);
 const stats = async () => (await client.control('GET', '/__sim/stats')).json as SimStats;
 const setFaults = async (config: unknown) => {
   expect((await client.control('PUT', '/__sim/faults', config)).status).toBe(200);

@@ -1,22 +1,7 @@
 import { type RunningSimulator, SANDBOX_CREDENTIALS, startSimulator } from '../apps/exchange-sim/src/index.js';
 import { SimDataClient } from './support/sim-data-client.js';
-import {
-  DAY,
-  expectInvalid,
-  expectNewestFirst,
-  NO_BUDGETS,
-  PATHS as P,
-  type Row,
-  rows,
-  units,
-} from './support/sim-data-expect.js';
-import {
-  expectShape,
-  OPEN_ORDER_FIELDS,
-  ORDER_FIELDS,
-  PLAN_ORDER_FIELDS,
-  TRADE_FIELDS,
-} from './support/weex-spec-fields.js';
+import { DAY, expectInvalid, expectNewestFirst, NO_BUDGETS, PATHS as P, type Row, rows, units } from './support/sim-data-expect.js';
+import { expectShape, OPEN_ORDER_FIELDS, ORDER_FIELDS, PLAN_ORDER_FIELDS, TRADE_FIELDS } from './support/weex-spec-fields.js';
 
 const now = 1_767_225_600_000;
 const ACCOUNT = { uid: '8000000001', ...SANDBOX_CREDENTIALS };
@@ -110,8 +95,9 @@ describe('exchange simulator data: order history and order info', () => {
   });
 
   it('answers an unknown orderId with an order-does-not-exist error, and a missing one with -1140', async () => {
-    const unknown = await api.get(P.orderInfo, { orderId: '737185556881998184' });
-    expect(unknown).toMatchObject({ status: 400, json: { code: -2013, msg: expect.stringContaining('737185556881998184') } });
+    const unknown = await api.get(P.orderInfo, { orderId: '737185556881998189' });
+    // ccxt's exceptions table: -3200 CONTRACT_ORDER_NOT_EXIST, "Order does not exist."
+    expect(unknown).toMatchObject({ status: 400, json: { code: -3200, msg: 'Order does not exist.' } });
     expectInvalid(await api.get(P.orderInfo), 'orderId');
     expectInvalid(await api.get(P.orderInfo, { orderId: '12x' }), 'orderId');
   });
@@ -161,7 +147,8 @@ describe('exchange simulator data: conditional orders', () => {
     expect(orders.length).toBeGreaterThan(10);
     orders.forEach((p) => expectShape(p, PLAN_ORDER_FIELDS));
     expectNewestFirst(orders, 'createTime');
-    expect(new Set(orders.map((p) => p.algoStatus))).toEqual(new Set(['NEW', 'TRIGGERED', 'CANCELED', 'EXPIRED']));
+    // ccxt's capture: a plan order waiting for its trigger is UNTRIGGERED.
+    expect(new Set(orders.map((p) => p.algoStatus))).toEqual(new Set(['UNTRIGGERED', 'TRIGGERED', 'CANCELED', 'EXPIRED']));
     const triggered = orders.find((p) => p.algoStatus === 'TRIGGERED')!;
     const placed = await api.get(P.orderInfo, { orderId: triggered.actualOrderId as bigint });
     expect((placed.json as Row).orderId).toBe(triggered.actualOrderId);

@@ -1,13 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { parseJson, stringifyJson } from '#libs/common';
 import { sign } from '#libs/weex-client';
-import {
-  type AiLogUploadRecord,
-  defaultSimAccounts,
-  type RunningSimulator,
-  SANDBOX_CREDENTIALS,
-  startSimulator,
-} from '../apps/exchange-sim/src/index.js';
+import { type AiLogUploadRecord, defaultSimAccounts, type RunningSimulator, SANDBOX_CREDENTIALS, startSimulator } from '../apps/exchange-sim/src/index.js';
 
 type Credentials = { apiKey: string; secret: string; passphrase: string };
 type AuthHeader = 'ACCESS-KEY' | 'ACCESS-SIGN' | 'ACCESS-PASSPHRASE' | 'ACCESS-TIMESTAMP';
@@ -114,9 +108,7 @@ describe('exchange simulator: uploadAiLog', () => {
     expect(record.timestamp).toBe(String(now));
     expect(record.rawBody).toBe(body);
     expect(record.rawBody).toContain('"orderId":737185556881998184,');
-    const independent = createHmac('sha256', ALLOWLISTED.secret)
-      .update(`${record.timestamp}POST${record.path}${record.rawBody}`)
-      .digest('base64');
+    const independent = createHmac('sha256', ALLOWLISTED.secret).update(`${record.timestamp}POST${record.path}${record.rawBody}`).digest('base64');
     expect(record.signature).toBe(independent);
   });
 
@@ -129,8 +121,8 @@ describe('exchange simulator: uploadAiLog', () => {
     expect(sim.state.uploads().map((u) => u.path)).toEqual([V2]);
   });
 
-  it('accepts an explanation of exactly 1000 emoji (one code point each, two UTF-16 units)', async () => {
-    const answer = await post(V3, uploadBody({ explanation: '😀'.repeat(1000) }));
+  it('accepts an explanation of exactly 1000 UTF-16 units, emoji counting 2 (as Java counts)', async () => {
+    const answer = await post(V3, uploadBody({ explanation: 'a'.repeat(998) + '😀' }));
 
     expect(answer.status).toBe(200);
     expect(sim.state.uploads()).toHaveLength(1);
@@ -159,20 +151,24 @@ describe('exchange simulator: uploadAiLog', () => {
 });
 
 describe('exchange simulator: authentication', () => {
+  // Missing headers have codes of their own (ccxt's exceptions table: -1040 to -1042).
+  const NO_KEY = { v3: -1040, v2: '40001' };
+  const NO_SIGN = { v3: -1041, v2: '40002' };
+  const NO_TIMESTAMP = { v3: -1042, v2: '40003' };
   const KEY = { v3: -1044, v2: '40006' };
   const SIGN = { v3: -1047, v2: '40009' };
   const PASSPHRASE = { v3: -1049, v2: '40012' };
   const TIMESTAMP = { v3: -1043, v2: '40005' };
   const EXPIRED = { v3: -1046, v2: '40008' };
   const cases: [string, () => SendOptions, { v3: number; v2: string }, number][] = [
-    ['missing ACCESS-KEY', () => ({ omit: ['ACCESS-KEY'] }), KEY, 401],
+    ['missing ACCESS-KEY', () => ({ omit: ['ACCESS-KEY'] }), NO_KEY, 401],
     ['unknown ACCESS-KEY', () => ({ override: { 'ACCESS-KEY': 'no-such-key' } }), KEY, 401],
-    ['missing ACCESS-SIGN', () => ({ omit: ['ACCESS-SIGN'] }), SIGN, 401],
+    ['missing ACCESS-SIGN', () => ({ omit: ['ACCESS-SIGN'] }), NO_SIGN, 401],
     ['signature made with another secret', () => ({ creds: { ...ALLOWLISTED, secret: 'not-the-secret' } }), SIGN, 401],
     ['signature of another body', () => ({ signedBody: uploadBody({ stage: 'Other' }) }), SIGN, 401],
     ['missing ACCESS-PASSPHRASE', () => ({ omit: ['ACCESS-PASSPHRASE'] }), PASSPHRASE, 401],
     ['wrong ACCESS-PASSPHRASE', () => ({ override: { 'ACCESS-PASSPHRASE': 'wrong' } }), PASSPHRASE, 401],
-    ['missing ACCESS-TIMESTAMP', () => ({ omit: ['ACCESS-TIMESTAMP'] }), TIMESTAMP, 400],
+    ['missing ACCESS-TIMESTAMP', () => ({ omit: ['ACCESS-TIMESTAMP'] }), NO_TIMESTAMP, 400],
     ['ACCESS-TIMESTAMP in seconds (10 digits)', () => ({ timestamp: String(Math.floor(now / 1000)) }), TIMESTAMP, 400],
     ['ACCESS-TIMESTAMP not digits', () => ({ timestamp: 'abcdefghijklm' }), TIMESTAMP, 400],
     ['ACCESS-TIMESTAMP 30.001 s old', () => ({ timestamp: String(now - 30_001) }), EXPIRED, 400],
@@ -220,7 +216,8 @@ describe('exchange simulator: upload body validation', () => {
     ['orderId as a quoted string', () => uploadBody({ orderId: '123' })],
     ['orderId with a fraction', () => uploadBody({ orderId: 1.5 })],
     ['explanation of 1001 characters', () => uploadBody({ explanation: 'a'.repeat(1001) })],
-    ['explanation of 1001 emoji', () => uploadBody({ explanation: '😀'.repeat(1001) })],
+    ['explanation of 999 characters and an emoji (1001 UTF-16 units, 1000 code points)', () => uploadBody({ explanation: 'a'.repeat(999) + '😀' })],
+    ['explanation of 501 emoji (1002 UTF-16 units)', () => uploadBody({ explanation: '😀'.repeat(501) })],
     ['input an array', () => uploadBody({ input: ['prompt'] })],
     ['output null', () => uploadBody({ output: null })],
     ['missing stage', () => uploadBody({ stage: undefined })],

@@ -1,6 +1,6 @@
 import { startHarness } from './support/gateway-harness.js';
 import { gatewaySuite } from './support/gateway-suite.js';
-import { PG_URL, REDIS_URL, servicesAvailable } from './support/services.js';
+import { REDIS_URL } from './support/services.js';
 import { createTempDatabase } from './support/temp-database.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -37,16 +37,13 @@ function parsePrometheus(text: string): { types: Map<string, string>; samples: S
 }
 
 const sum = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-  samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((total, s) => total + s.value, 0);
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((total, s) => total + s.value, 0);
 
 describe('health and metrics', () => {
   const suite = gatewaySuite({ ADMIN_TOKEN: 'admin-token-for-metrics-tests' });
   const get = (path: string) => fetch(`${suite.harness!.apiUrl}${path}`);
 
   it('is live, and ready when PostgreSQL and the queue answer; the exchange is reported, without auth', async () => {
-    if (!suite.harness) return;
     const live = await get('/health/live');
     expect(live.status).toBe(200);
     expect(await json(live)).toEqual({ status: 'ok' });
@@ -61,7 +58,6 @@ describe('health and metrics', () => {
   });
 
   it('serves Prometheus text whose counters follow the uploads: ingest +N, histogram count = attempts in PostgreSQL', async () => {
-    if (!suite.harness) return;
     const scrape = async () => {
       const res = await get('/metrics');
       expect(res.status).toBe(200);
@@ -116,11 +112,39 @@ describe('health and metrics', () => {
     }
     expect(sum(after.samples, 'gateway_account_uploads_paused', { account: 'default' })).toBe(0);
   });
+
+  it("adds the process's own series: Node.js runtime, and every HTTP request by route template, method and status", async () => {
+    const scrape = async () => parsePrometheus(await (await get('/metrics')).text());
+    const count = (m: { samples: Sample[] }, labels: Record<string, string>) => sum(m.samples, 'http_request_duration_seconds_count', labels);
+    const before = await scrape();
+    const posted = await fetch(`${suite.harness.apiUrl}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${suite.harness.agentKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'http metrics' }),
+    });
+    const { id } = await json(posted);
+    expect((await fetch(`${suite.harness.apiUrl}/v1/ai-logs/${id}`, { headers: { authorization: `Bearer ${suite.harness.agentKey}` } })).status).toBe(200);
+    expect((await get('/no/such/path/4242')).status).toBe(404);
+    const after = await scrape();
+
+    expect(after.types.get('process_resident_memory_bytes')).toBe('gauge');
+    expect(after.types.get('process_cpu_seconds_total')).toBe('counter');
+    expect(after.types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
+    expect(sum(after.samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(after.types.get('http_request_duration_seconds')).toBe('histogram');
+    const delta = (labels: Record<string, string>) => count(after, labels) - count(before, labels);
+    expect(delta({ method: 'POST', route: '/v1/ai-logs', status_code: '202' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/v1/ai-logs/:id', status_code: '200' })).toBe(1);
+    // A path nobody routes is counted under one label, whatever the path: clients cannot grow the series.
+    expect(delta({ method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
+    expect(after.samples.some((s) => s.name.startsWith('http_request_duration_seconds') && s.labels.route?.includes('4242'))).toBe(false);
+    // Counters of this process are not reset by the scrape that refills the shared series.
+    expect(count(after, { route: '/metrics' })).toBeGreaterThan(count(before, { route: '/metrics' }));
+  });
 });
 
 describe('readiness without the database', () => {
   it('answers 503 naming the database once PostgreSQL is gone, and stays live', async () => {
-    if (!(await servicesAvailable(PG_URL, REDIS_URL))) return;
     const database = await createTempDatabase();
     // No worker: only the API's own use of the database is under test.
     const harness = await startHarness({ DATABASE_URL: database.url, REDIS_URL }, { worker: false });
@@ -130,7 +154,11 @@ describe('readiness without the database', () => {
       const res = await fetch(`${harness.apiUrl}/health/ready`);
       expect(res.status).toBe(503);
       const body = await json(res);
-      expect(body).toMatchObject({ status: 'unready', failed: ['database'], checks: { database: { ok: false, error: expect.any(String) }, queue: { ok: true } } });
+      expect(body).toMatchObject({
+        status: 'unready',
+        failed: ['database'],
+        checks: { database: { ok: false, error: expect.any(String) }, queue: { ok: true } },
+      });
       expect((await fetch(`${harness.apiUrl}/health/live`)).status).toBe(200);
     } finally {
       await harness.close();

@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { gatewaySuite } from './support/gateway-suite.js';
+import { waitFor } from './support/wait-for.js';
 
 const json = (res: Response): Promise<any> => res.json();
 const KEY = 'agent-key-for-idempotency-tests';
@@ -7,8 +9,8 @@ const BODY = '{"orderId":737185556881998184,"stage":"s","model":"m","input":{},"
 describe('Idempotency-Key on POST /v1/ai-logs', () => {
   const suite = gatewaySuite({ AGENT_API_KEY: KEY });
 
-  const post = (idempotencyKey: string, body = BODY) =>
-    fetch(`${suite.harness!.apiUrl}/v1/ai-logs`, {
+  const post = (idempotencyKey: string, body = BODY, path = '/v1/ai-logs') =>
+    fetch(`${suite.harness!.apiUrl}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body,
@@ -16,27 +18,38 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
   const count = async () => Number((await suite.db.query('SELECT count(*) FROM ai_logs')).rows[0].count);
 
   it('returns the first answer for the same key and body, and creates nothing more', async () => {
-    if (!suite.harness) return;
     const before = await count();
     const first = await post('retry-1');
     const second = await post('retry-1');
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(await json(second)).toEqual(await json(first));
     expect(await count()).toBe(before + 1);
   });
 
-  it('answers 422 for the same key with a different body', async () => {
-    if (!suite.harness) return;
+  it('replays a batch’s answer, rejected items included', async () => {
+    const before = await count();
+    const batch = `{"logs":[${BODY},{"stage":""},${BODY}]}`;
+    const first = await post('batch-1', batch, '/v1/ai-logs/batch');
+    const second = await post('batch-1', batch, '/v1/ai-logs/batch');
+    expect([first.status, second.status]).toEqual([207, 207]);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const answer = await json(first);
+    expect(answer.results.map((r: { status: string }) => r.status)).toEqual(['queued', 'rejected', 'queued']);
+    expect(await json(second)).toEqual(answer);
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with a different body', async () => {
     expect((await post('reuse-1')).status).toBe(202);
     const res = await post('reuse-1', BODY.replace('"e"', '"different"'));
     expect(res.status).toBe(422);
-    expect(await json(res)).toMatchObject({ statusCode: 422, message: expect.stringMatching(/different request/) });
+    expect(await json(res)).toMatchObject({ statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/different request/) });
   });
 
   it('lets exactly one of many concurrent retries run; the others get its answer or 409', async () => {
-    if (!suite.harness) return;
     const before = await count();
     const answers = await Promise.all(Array.from({ length: 12 }, () => post('burst-1')));
     const statuses = answers.map((r) => r.status);
@@ -46,30 +59,69 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
     expect(await count()).toBe(before + 1);
   });
 
-  it('answers 409 while a request with the key is in flight', async () => {
-    if (!suite.harness) return;
-    const { IdempotencyRepository } = await import('#libs/idempotency');
-    const repository = suite.harness.gateway.api.app.get(IdempotencyRepository);
-    const agentKeyId = (await suite.db.query('SELECT id FROM agent_keys LIMIT 1')).rows[0].id;
-    expect(await repository.reserve(agentKeyId, 'held-1', 'hash', 60_000)).toEqual({ kind: 'reserved' });
-    expect(await repository.reserve(agentKeyId, 'held-1', 'hash', 60_000)).toEqual({ kind: 'in_flight' });
-    expect(await repository.reserve(agentKeyId, 'held-1', 'other', 60_000)).toEqual({ kind: 'mismatch' });
-    // A reservation whose request died is taken over once its lock lapses.
-    expect(await repository.reserve(agentKeyId, 'held-2', 'hash', -1)).toEqual({ kind: 'reserved' });
-    expect(await repository.reserve(agentKeyId, 'held-2', 'hash', 60_000)).toEqual({ kind: 'reserved' });
+  it('answers 409 IDEMPOTENCY_KEY_IN_USE while a request with the key is in flight, and its answer once it committed', async () => {
+    expect((await post('warm-up')).status).toBe(202);
+    // Hold the account's chain head: the next request waits inside its transaction, before its commit.
+    const holder = new pg.Client({ connectionString: suite.harness.gateway.runtime.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT * FROM audit_heads WHERE account_id = 'default' FOR UPDATE`);
+      const first = post('held-1');
+      await waitFor('the request to wait for the chain head', async () =>
+        (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount! > 0 ? true : undefined,
+      );
+      const second = await post('held-1');
+      expect(second.status).toBe(409);
+      expect(await json(second)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+      await holder.query('COMMIT');
+      const firstAnswer = await first;
+      expect(firstAnswer.status).toBe(202);
+      const third = await post('held-1');
+      expect(third.headers.get('idempotent-replayed')).toBe('true');
+      expect(await json(third)).toEqual(await json(firstAnswer));
+    } finally {
+      await holder.end();
+    }
   });
 
   it('frees the key when the request fails validation, so a corrected request may use it', async () => {
-    if (!suite.harness) return;
     expect((await post('fix-1', '{"stage":""}')).status).toBe(400);
     expect((await post('fix-1')).status).toBe(202);
+    expect((await post('fix-2', '{"logs":[{"stage":""}]}', '/v1/ai-logs/batch')).status).toBe(207);
+    expect((await post('fix-2', `{"logs":[${BODY}]}`, '/v1/ai-logs/batch')).headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('stores no log of a request whose key another process recorded first, and fails none of the others in its group', async () => {
+    const { AiLogService, readAiLog } = await import('#libs/ai-log');
+    const { IdempotencyKeyTakenError } = await import('#libs/idempotency');
+    const logs = suite.harness.gateway.api.app.get(AiLogService);
+    const agentKeyId = (await suite.db.query('SELECT id FROM agent_keys LIMIT 1')).rows[0].id;
+    const author = { accountId: 'default', agentKeyId };
+    // What another API process committed for this key a moment ago.
+    await suite.db.query(
+      `INSERT INTO idempotency_keys (agent_key_id, key, request_hash, response_status, response_body) VALUES ($1, 'raced-1', 'h', 202, '{"id":"other"}')`,
+      [agentKeyId],
+    );
+    const before = await count();
+    const dto = () => readAiLog(JSON.parse(BODY.replace('737185556881998184', '1')));
+    const claim = { agentKeyId, key: 'raced-1', requestHash: 'h', status: 202 };
+    // Submitted in one tick: one group commit, one transaction.
+    const settled = await Promise.allSettled([
+      logs.accept(dto(), author),
+      logs.accept(dto(), author, { claim, answer: ([accepted]) => accepted }),
+      logs.accept(dto(), author),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyKeyTakenError);
+    expect(await count()).toBe(before + 2);
+    expect((await suite.db.query(`SELECT response_body FROM idempotency_keys WHERE key = 'raced-1'`)).rows).toEqual([{ response_body: '{"id":"other"}' }]);
   });
 
   it('keeps keys for the TTL, then purges them', async () => {
-    if (!suite.harness) return;
     expect((await post('old-1')).status).toBe(202);
-    const { IdempotencyPurgeScheduler } = await import('../apps/worker/src/idempotency-purge.scheduler.js');
-    const purger = suite.harness.gateway.worker!.get(IdempotencyPurgeScheduler);
+    const { IdempotencyPurgeTask } = await import('../apps/worker/src/idempotency-purge.task.js');
+    const purger = suite.harness.gateway.worker!.get(IdempotencyPurgeTask);
     expect(await purger.purge()).toBe(0);
     await suite.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'old-1'`);
     expect(await purger.purge()).toBe(1);
@@ -77,7 +129,6 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
   });
 
   it('rejects a malformed key', async () => {
-    if (!suite.harness) return;
     expect((await post('has space')).status).toBe(400);
   });
 });

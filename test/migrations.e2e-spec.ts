@@ -7,7 +7,6 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { applyMigrations, findMigrationsDir } from '../libs/database/src/migrator.js';
 import { diffMigrationsToSchema, readMigrationsList, withSchemaEngine } from '../scripts/lib/schema-engine.mjs';
-import { PG_URL, servicesAvailable } from './support/services.js';
 import { createTempDatabase } from './support/temp-database.js';
 
 // Every table the schema maps a model to, in name order: what the migrations must create.
@@ -20,9 +19,7 @@ const migrationNames = (await readdir(migrationsDir, { withFileTypes: true }))
   .sort();
 
 async function tablesOf(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
-  );
+  const { rows } = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
   return rows.map((row) => row.table_name);
 }
 
@@ -64,9 +61,7 @@ async function withFreshDatabase(fn: (db: FreshDatabase) => Promise<void>): Prom
   }
 }
 
-const postgresUp = await servicesAvailable(PG_URL);
-
-(postgresUp ? describe : describe.skip)('migrations on PostgreSQL', () => {
+describe('migrations on PostgreSQL', () => {
   it('applies every migration once, records it as Prisma does, and then does nothing', async () => {
     await withFreshDatabase(async (db) => {
       const client = await db.connect();
@@ -99,9 +94,7 @@ const postgresUp = await servicesAvailable(PG_URL);
       const results = await Promise.all([applyMigrations(first), applyMigrations(second)]);
 
       expect(results.flatMap((result) => result.applied).sort()).toEqual(migrationNames);
-      const { rows } = await first.query(
-        'SELECT migration_name, count(*)::int AS times FROM _prisma_migrations GROUP BY 1 ORDER BY 1',
-      );
+      const { rows } = await first.query('SELECT migration_name, count(*)::int AS times FROM _prisma_migrations GROUP BY 1 ORDER BY 1');
       expect(rows).toEqual(migrationNames.map((name) => ({ migration_name: name, times: 1 })));
     });
   });
@@ -212,13 +205,9 @@ describe('migrations on PGlite served over pglite-socket', () => {
 });
 
 describe('prisma/migrations against prisma/schema.prisma', () => {
-  it(
-    'has no drift: the migrations build exactly the schema (node scripts/db-migration.mjs check)',
-    async () => {
-      const { changed, sql } = await diffMigrationsToSchema();
-      expect(sql).toBe('');
-      expect(changed).toBe(false);
-    },
-    180_000,
-  );
+  it('has no drift: the migrations build exactly the schema (node scripts/db-migration.mjs check)', async () => {
+    const { changed, sql } = await diffMigrationsToSchema();
+    expect(sql).toBe('');
+    expect(changed).toBe(false);
+  }, 180_000);
 });

@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSimulator, startSimulator } from '../apps/exchange-sim/src/index.js';
-import { PG_URL, REDIS_URL, servicesAvailable } from './support/services.js';
+import { REDIS_URL } from './support/services.js';
 import { createTempDatabase } from './support/temp-database.js';
 import { waitFor } from './support/wait-for.js';
+import { spawnChild } from './support/child-processes.js';
 
 // The built gateway in live mode, every log level on, through uploads, admin changes and failures: its whole output
 // must not contain one secret. `npm test` builds first (pretest), so dist/ is the code under test.
@@ -38,7 +39,6 @@ describe('secrets never reach the log', () => {
   });
 
   it('writes JSON lines with request ids, and not one credential, passphrase, token, key or signature', async () => {
-    if (!(await servicesAvailable(PG_URL, REDIS_URL))) return;
     sim = await startSimulator({
       port: 0,
       accounts: [
@@ -66,7 +66,7 @@ describe('secrets never reach the log', () => {
       UPLOAD_BACKOFF_MS: '50',
       LOG_LEVEL: 'verbose',
     };
-    child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawnChild(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
     const url = await waitFor('the gateway to listen', async () => /listening on (http:\/\/\S+)/.exec(output)?.[1], 60_000);
@@ -79,10 +79,14 @@ describe('secrets never reach the log', () => {
     const { key: teamBKey } = await json(await call('/admin/agents', ADMIN_TOKEN, JSON.stringify({ accountId: 'team-b', label: 'b' })));
     const ids: string[] = [];
     for (const token of [AGENT_KEY, AGENT_KEY, teamBKey]) ids.push((await json(await call('/v1/ai-logs', token, LOG))).id);
-    await waitFor('the logs to settle', async () => {
-      const views = await Promise.all(ids.map(async (id, i) => json(await call(`/v1/ai-logs/${id}`, i < 2 ? AGENT_KEY : teamBKey))));
-      return views.every((v) => v.status === 'uploaded' || v.status === 'failed') ? views : undefined;
-    }, 30_000);
+    await waitFor(
+      'the logs to settle',
+      async () => {
+        const views = await Promise.all(ids.map(async (id, i) => json(await call(`/v1/ai-logs/${id}`, i < 2 ? AGENT_KEY : teamBKey))));
+        return views.every((v) => v.status === 'uploaded' || v.status === 'failed') ? views : undefined;
+      },
+      30_000,
+    );
     // Then the right passphrase, a retry that succeeds, and a few refused requests.
     expect((await call('/admin/accounts/team-b/credentials', ADMIN_TOKEN, JSON.stringify(TEAM_B), 'PUT')).status).toBe(200);
     const last = (await json(await call('/v1/ai-logs', teamBKey, LOG))).id;

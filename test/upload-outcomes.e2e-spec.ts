@@ -1,6 +1,6 @@
 import { closedPort } from './support/closed-port.js';
 import { startHarness, type Harness } from './support/gateway-harness.js';
-import { PG_URL, REDIS_URL, servicesAvailable } from './support/services.js';
+import { REDIS_URL } from './support/services.js';
 import { createTempDatabase } from './support/temp-database.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -10,7 +10,6 @@ const LOG = '{"stage":"decision","model":"m","input":{"a":1},"output":{"b":2},"e
 
 /** Runs one gateway with the given WEEX settings against a simulator of its own, on PostgreSQL and Redis. */
 async function withGateway(env: Record<string, string>, body: (h: Harness) => Promise<void>): Promise<void> {
-  if (!(await servicesAvailable(PG_URL, REDIS_URL))) return;
   const db = await createTempDatabase();
   const harness = await startHarness({ DATABASE_URL: db.url, REDIS_URL, AGENT_API_KEY: 'agent-key-for-outcome-tests', ...env });
   try {
@@ -34,7 +33,11 @@ async function postAndWait(h: Harness, status: string): Promise<any> {
 
 describe('upload outcomes', () => {
   it('ends `failed` after one attempt for an account that is not on the AI-log allowlist', async () => {
-    const credentials = { WEEX_API_KEY: 'sim-key-not-allowlisted', WEEX_API_SECRET: 'sim-secret-not-allowlisted', WEEX_API_PASSPHRASE: 'sim-pass-not-allowlisted' };
+    const credentials = {
+      WEEX_API_KEY: 'sim-key-not-allowlisted',
+      WEEX_API_SECRET: 'sim-secret-not-allowlisted',
+      WEEX_API_PASSPHRASE: 'sim-pass-not-allowlisted',
+    };
     await withGateway(credentials, async (h) => {
       const view = await postAndWait(h, 'failed');
       expect(view.lastError).toMatch(/^permission: /);
@@ -69,7 +72,12 @@ describe('upload outcomes', () => {
   }, 60_000);
 
   it('ends `failed` once retrying would go past the retry horizon', async () => {
-    const env = { WEEX_BASE_URL: `http://127.0.0.1:${await closedPort()}`, UPLOAD_BACKOFF_MS: '100', UPLOAD_BACKOFF_MAX_MS: '400', UPLOAD_RETRY_HORIZON_MS: '1000' };
+    const env = {
+      WEEX_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+      UPLOAD_BACKOFF_MS: '100',
+      UPLOAD_BACKOFF_MAX_MS: '400',
+      UPLOAD_RETRY_HORIZON_MS: '1000',
+    };
     await withGateway(env, async (h) => {
       const view = await postAndWait(h, 'failed');
       expect(view.lastError).toMatch(/^unavailable: .*over the retry horizon/);

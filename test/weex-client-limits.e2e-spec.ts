@@ -6,8 +6,10 @@ const WINDOW_MS = 1_000;
 let h: WeexClientSim;
 
 /** A client whose in-memory budget allows `limit` weight per IP and per UID per window, aligned to its clock. */
-const budgetOf = (limit: number) => (now: () => number): WeightBudget =>
-  createMemoryWeightBudget({ ip: { limit, windowMs: WINDOW_MS }, uid: { limit, windowMs: WINDOW_MS }, now });
+const budgetOf =
+  (limit: number) =>
+  (now: () => number): WeightBudget =>
+    createMemoryWeightBudget({ ip: { limit, windowMs: WINDOW_MS }, uid: { limit, windowMs: WINDOW_MS }, now });
 
 beforeAll(async () => {
   h = await WeexClientSim.start();

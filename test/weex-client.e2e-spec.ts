@@ -40,7 +40,10 @@ function expectNormalised(records: unknown[], fields: Record<string, WireType>):
 
 /** The error a call fails with, checked to carry no secret. */
 async function failure(call: Promise<unknown>): Promise<WeexApiError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WeexApiError);
   h.expectNoSecrets(error);
   return error as WeexApiError;
@@ -94,7 +97,7 @@ describe('WeexClient against the simulator: every operation', () => {
     expect((await client.orderInfo({ orderId: order.orderId })).status).toBe('CANCELED');
     expect((await client.openOrders()).map((o) => o.orderId)).not.toContain(order.orderId);
 
-    const plan = (await client.algoOrders()).orders.find((p) => p.algoStatus === 'NEW')!;
+    const plan = (await client.algoOrders()).orders.find((p) => p.algoStatus === 'UNTRIGGERED')!;
     expect(await client.cancelPlan({ symbol: plan.symbol, orderId: plan.algoId })).toMatchObject({ result: true, order_id: plan.algoId });
     expect((await client.algoOrders()).orders.find((p) => p.algoId === plan.algoId)?.algoStatus).toBe('CANCELED');
   });

@@ -21,7 +21,6 @@ describe('workers that die', () => {
   let workerEnv: Record<string, string>;
 
   beforeAll(() => {
-    if (!suite.harness) return;
     const { simulator, gateway } = suite.harness;
     // Budgets well above the upload rate, so that the test measures crashes rather than the exchange's pace.
     simulator.state.budgets.set({ ipLimit: 20_000, uidLimit: 20_000 });
@@ -35,7 +34,6 @@ describe('workers that die', () => {
 
   it(`uploads all of ${LOGS} logs while the worker is SIGKILLed again and again, with duplicates only from uncertain attempts`, async () => {
     const { harness, db } = suite;
-    if (!harness) return;
     const started = Date.now();
     for (let i = 0; i < LOGS; i += 250) {
       const logs = Array.from({ length: 250 }, (_, j) => `{"stage":"s","model":"m","input":{"n":${i + j}},"output":{},"explanation":""}`);
@@ -64,14 +62,15 @@ describe('workers that die', () => {
     }
     const uncertain = Number((await db.query(`SELECT count(*) FROM upload_attempts WHERE outcome = 'uncertain'`)).rows[0].count);
     const duplicates = duplicatesAtExchange(harness);
-    console.log(`worker-crash: ${LOGS} logs, ${kills} SIGKILLs, 0 lost, ${duplicates} duplicates at the exchange, ${uncertain} uncertain attempts, ${Date.now() - started} ms`);
+    console.log(
+      `worker-crash: ${LOGS} logs, ${kills} SIGKILLs, 0 lost, ${duplicates} duplicates at the exchange, ${uncertain} uncertain attempts, ${Date.now() - started} ms`,
+    );
     expect(kills).toBeGreaterThan(0);
     expect(duplicates).toBeLessThanOrEqual(uncertain);
   }, 240_000);
 
   it('finishes in-flight uploads on SIGTERM and leaves no log claimed', async () => {
     const { harness } = suite;
-    if (!harness) return;
     const logs = Array.from({ length: 100 }, (_, j) => `{"stage":"t","model":"m","input":{"n":${j}},"output":{},"explanation":""}`);
     await fetch(`${harness.apiUrl}/v1/ai-logs/batch`, {
       method: 'POST',

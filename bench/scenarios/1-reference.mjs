@@ -32,4 +32,3 @@ export async function run() {
     await cleanup.run();
   }
 }
-

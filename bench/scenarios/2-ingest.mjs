@@ -20,6 +20,10 @@ export async function run() {
       { text: 'every 202 committed and queued', pass: allCommittedAndQueued(result) },
       { text: `API RSS ≤ ${TARGETS.apiRssMb} MB`, pass: result.peakRssMb <= TARGETS.apiRssMb },
     ],
-    details: [...countLines(result, 202), cpuLine(result), `API RSS: ${mb(result.restRssMb)} at rest, ${mb(result.peakRssMb)} peak under load (kernel high-water mark ${mb(result.highWaterMb)})`],
+    details: [
+      ...countLines(result, 202),
+      cpuLine(result),
+      `API RSS: ${mb(result.restRssMb)} at rest, ${mb(result.peakRssMb)} peak under load (kernel high-water mark ${mb(result.highWaterMb)})`,
+    ],
   };
 }

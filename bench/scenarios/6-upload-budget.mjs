@@ -1,4 +1,5 @@
 import { SANDBOX_UID, TARGETS, UPLOAD_BUDGET, UPLOAD_LOGS } from '../settings.mjs';
+import { pct, windowShares } from '../support/budget-windows.mjs';
 import { mb } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator, startWorker } from '../support/gateway.mjs';
 import { batchText } from '../support/payload.mjs';
@@ -21,8 +22,8 @@ export async function run() {
       ...sim.weexEnv,
       WEEX_UID_WEIGHT_LIMIT: String(UPLOAD_BUDGET.uidLimit),
       WEEX_WEIGHT_WINDOW_MS: String(UPLOAD_BUDGET.windowMs),
-      // Evidence sync spends the same UID budget; pushed out so that the run measures upload pacing alone.
-      EVIDENCE_SYNC_INTERVAL_MS: '3600000',
+      // Evidence sync spends the same UID budget; turned off so that the run measures upload pacing alone.
+      EVIDENCE_SYNC_INTERVAL_MS: '0',
     });
     const api = await startApi(cleanup, gateway.env);
     for (let posted = 0; posted < UPLOAD_LOGS; posted += 100) {
@@ -45,7 +46,10 @@ export async function run() {
     const workerPeakMb = rss.maxBetween(0);
     const { uploads } = await sim.control('GET', `/__sim/uploads?uid=${SANDBOX_UID}`);
     const stats = await sim.control('GET', '/__sim/stats');
-    const pacing = windowShares(uploads.map((u) => u.receivedAt));
+    const pacing = windowShares(
+      uploads.map((u) => u.receivedAt),
+      { limit: UPLOAD_BUDGET.uidLimit, windowMs: UPLOAD_BUDGET.windowMs },
+    );
     const refused = stats.weight.refused429;
     const uid = stats.weight.byUid[SANDBOX_UID] ?? { used: 0, refused429: 0 };
     return {
@@ -74,26 +78,3 @@ export async function run() {
     await cleanup.run();
   }
 }
-
-/** Uploads per budget window; the share counts only windows the run covered whole (not its first and last). */
-function windowShares(times) {
-  times.sort((a, b) => a - b);
-  const window = (t) => Math.floor(t / UPLOAD_BUDGET.windowMs);
-  const first = window(times[0]);
-  const counts = Array.from({ length: window(times.at(-1)) - first + 1 }, () => 0);
-  const spans = counts.map(() => ({ from: Infinity, to: -Infinity }));
-  for (const t of times) {
-    counts[window(t) - first] += 1;
-    const span = spans[window(t) - first];
-    [span.from, span.to] = [Math.min(span.from, t), Math.max(span.to, t)];
-  }
-  // How long the worker takes to spend a window's budget: its upload rate while it has budget.
-  const bursts = spans.slice(1, -1).map((s) => s.to - s.from);
-  const full = counts.slice(1, -1);
-  const spanMs = times.at(-1) - times[0];
-  // No full window (fewer than ~3 windows of logs): no honest share to give; the target then reads as missed.
-  const share = full.length ? full.reduce((a, b) => a + b, 0) / full.length / UPLOAD_BUDGET.uidLimit : NaN;
-  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000) };
-}
-
-const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');

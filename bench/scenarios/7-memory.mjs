@@ -30,7 +30,14 @@ export async function run() {
     await sleep(3_000); // at rest: both started, nothing to do
     const rest = { api: apiRss.at(), worker: workerRss.at() };
     const started = Date.now();
-    const load = await cannon({ url: `${api.url}/v1/ai-logs`, headers: AUTH, body: logText(), connections: INGEST_CONNECTIONS, durationS: DURATION_S, expectStatus: 202 });
+    const load = await cannon({
+      url: `${api.url}/v1/ai-logs`,
+      headers: AUTH,
+      body: logText(),
+      connections: INGEST_CONNECTIONS,
+      durationS: DURATION_S,
+      expectStatus: 202,
+    });
     const peak = { api: apiRss.maxBetween(started), worker: workerRss.maxBetween(started) };
     const high = { api: apiRss.highWaterMb(), worker: workerRss.highWaterMb() };
     const { uploads } = await sim.control('GET', '/__sim/stats');

@@ -76,9 +76,12 @@ export function startWorker(cleanup, env) {
   return worker;
 }
 
-/** The simulator in a process of its own (`npm run start:sim`) on free ports, and a client for its `/__sim` paths. */
-export async function startSimulator(cleanup) {
-  const sim = new NodeProcess('simulator', ENTRY.simulator, { SIM_PORT: '0', SIM_SPOT_PORT: '0', HOST: '127.0.0.1' });
+/**
+ * The simulator in a process of its own (`npm run start:sim`) on free ports, and a client for its `/__sim` paths;
+ * `env` adds settings such as SIM_SEED_FILE.
+ */
+export async function startSimulator(cleanup, env = {}) {
+  const sim = new NodeProcess('simulator', ENTRY.simulator, { SIM_PORT: '0', SIM_SPOT_PORT: '0', HOST: '127.0.0.1', ...env });
   cleanup.defer(() => sim.stop());
   const [, url, spotUrl] = await sim.waitForOutput(/listening on (http:\/\/[^\s,]+), spot on (http:\/\/[^\s,(]+)/);
   const control = async (method, path, body) => {
@@ -92,4 +95,3 @@ export async function startSimulator(cleanup) {
   };
   return Object.assign(sim, { url, spotUrl, control, weexEnv: { WEEX_BASE_URL: url, WEEX_SPOT_BASE_URL: spotUrl } });
 }
-

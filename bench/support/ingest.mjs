@@ -51,8 +51,13 @@ export function countLines(result, expected, unit = 'logs') {
   const { load, logs, counts } = result;
   return [
     `${loadHeading(load, expected)}: ${load.ok} × ${expected} ${otherStatuses(load, expected)}`,
-    `${unit} answered as queued (warm-up included): ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows held by a job in the queue: ${counts.rowsWithJob}; ` +
-      `jobs in the queue: ${counts.jobs} (${Object.entries(counts.jobCounts).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'})`,
+    `${unit} answered as queued (warm-up included): ${logs}; rows in ai_logs afterwards: ${counts.rows}; rows whose account has a wake-up in the queue: ${counts.rowsWithJob}; ` +
+      `jobs in the queue: ${counts.jobs} (${
+        Object.entries(counts.jobCounts)
+          .filter(([, n]) => n)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none'
+      })`,
     ...(counts.rows > logs
       ? [
           counts.rows - logs <= result.inFlightMax
@@ -73,7 +78,7 @@ export function cpuLine({ cpu, logs }) {
   return `CPU per log (warm-up included): API process ${perLog(cpu.apiMs)} (${cores(cpu.apiMs)}), whole machine ${perLog(cpu.machineMs)} (${cores(cpu.machineMs)})`;
 }
 
-/** Every answered log is in the table, nothing else is (beyond what was in flight), and every row has its job. */
+/** Every answered log is in the table, nothing else is (beyond what was in flight), and every row's account is woken. */
 export function allCommittedAndQueued({ counts, logs, inFlightMax }) {
   return counts.rows >= logs && counts.rows - logs <= inFlightMax && counts.rowsWithJob === counts.rows;
 }

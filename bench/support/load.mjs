@@ -102,9 +102,16 @@ function percentile(sorted, q) {
 
 /** "(also 3 × 500, 2 errors)": every answer that was not the expected one, for the report's details. */
 export function otherStatuses(load, expected) {
-  const others = (statuses) => Object.entries(statuses).filter(([code]) => code !== String(expected)).map(([code, n]) => `${n} × ${code}`);
+  const others = (statuses) =>
+    Object.entries(statuses)
+      .filter(([code]) => code !== String(expected))
+      .map(([code, n]) => `${n} × ${code}`);
   const warmup = others(load.warmupStatuses ?? {});
-  const parts = [...others(load.statuses), load.errors ? `${load.errors} connection errors` : '', warmup.length ? `${warmup.join(', ')} during warm-up` : ''].filter(Boolean);
+  const parts = [
+    ...others(load.statuses),
+    load.errors ? `${load.errors} connection errors` : '',
+    warmup.length ? `${warmup.join(', ')} during warm-up` : '',
+  ].filter(Boolean);
   return parts.length ? `(also ${parts.join(', ')})` : '(no other answers)';
 }
 

@@ -13,7 +13,10 @@ export async function describeMachine() {
     node: process.version,
     postgres,
     redis,
-    load: os.loadavg().map((n) => n.toFixed(2)).join(', '),
+    load: os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(', '),
     code: codeState(),
   };
 }

@@ -55,22 +55,32 @@ export async function removePrefix(prefix) {
 }
 
 /**
- * Rows in ai_logs, jobs in the upload queue, and how many of the rows have their first job (`<id>-0`) in Redis:
+ * Rows in ai_logs, jobs in the upload queue, and how many of the rows have a wake-up of their account in Redis:
  * "committed and queued", checked log by log.
  */
 export async function countCommittedAndQueued(database, prefix) {
-  const { rows } = await database.query('SELECT id FROM ai_logs');
+  const { rows } = await database.query('SELECT account_id FROM ai_logs');
   const redis = redisClient();
   const queue = new Queue(UPLOAD_QUEUE, { connection: redis, prefix });
   try {
     const jobs = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
-    // The API queues one `queue-ai-logs` job per committed group; a worker turns it into `upload-ai-log` jobs.
-    const queued = new Set();
-    for (const job of await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) {
-      for (const id of job.data.logIds ?? [job.data.logId]) queued.add(id);
-    }
+    // The API wakes each committed log's account: one `drain-account` job per account waits in the queue.
+    const woken = new Set();
+    for (const job of await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) woken.add(job.data.accountId);
     const jobTotal = Object.values(jobs).reduce((a, b) => a + b, 0);
-    return { rows: rows.length, jobs: jobTotal, jobCounts: jobs, rowsWithJob: rows.filter(({ id }) => queued.has(id)).length };
+    return { rows: rows.length, jobs: jobTotal, jobCounts: jobs, rowsWithJob: rows.filter((row) => woken.has(row.account_id)).length };
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+/** How many workers consume the upload queue under the prefix now (they have no port to ask). */
+export async function uploadWorkers(prefix) {
+  const redis = redisClient();
+  const queue = new Queue(UPLOAD_QUEUE, { connection: redis, prefix });
+  try {
+    return await queue.getWorkersCount();
   } finally {
     await queue.close();
     redis.disconnect();
@@ -84,7 +94,10 @@ export async function serviceVersions() {
     (e) => `unreachable (${e.message})`,
   );
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  const info = await redis.connect().then(() => redis.info('server'), (e) => `redis_version:unreachable (${e.message})`);
+  const info = await redis.connect().then(
+    () => redis.info('server'),
+    (e) => `redis_version:unreachable (${e.message})`,
+  );
   redis.disconnect();
   const field = (name) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
   return { postgres, redis: `Redis ${field('redis_version')}${field('redis_mode') ? ` (${field('redis_mode')})` : ''}` };

@@ -14,10 +14,5 @@ export interface EngineOptions {
 
 export declare function loadSchemaEngineModule(): Promise<typeof import('@prisma/schema-engine-wasm')>;
 export declare function readMigrationsList(migrationsDir?: string): Promise<MigrationList>;
-export declare function withSchemaEngine<T>(
-  fn: (engine: SchemaEngine) => Promise<T>,
-  options?: EngineOptions,
-): Promise<T>;
-export declare function diffMigrationsToSchema(
-  options?: EngineOptions & { migrationsDir?: string },
-): Promise<{ changed: boolean; sql: string }>;
+export declare function withSchemaEngine<T>(fn: (engine: SchemaEngine) => Promise<T>, options?: EngineOptions): Promise<T>;
+export declare function diffMigrationsToSchema(options?: EngineOptions & { migrationsDir?: string }): Promise<{ changed: boolean; sql: string }>;

@@ -50,7 +50,10 @@ export async function readMigrationsList(migrationsDir = defaultMigrationsDir) {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   const migrationDirectories = await Promise.all(
     names.map(async (name) => ({
       path: name,
@@ -128,7 +131,10 @@ async function connectAdapter(config, onDispose) {
   // adapter-pg splits scripts on ";", which breaks string literals and function bodies; PostgreSQL runs the whole
   // script in one simple query.
   adapter.executeScript = async (script) => {
-    await adapter.underlyingDriver().query(script).catch((error) => adapter.onError(error));
+    await adapter
+      .underlyingDriver()
+      .query(script)
+      .catch((error) => adapter.onError(error));
   };
   const dispose = adapter.dispose.bind(adapter);
   adapter.dispose = async () => {
@@ -146,9 +152,7 @@ async function connectAdapter(config, onDispose) {
  */
 export async function withSchemaEngine(fn, { schemaPath = defaultSchemaPath, databaseUrl, log = () => {} } = {}) {
   const { SchemaEngine } = await loadSchemaEngineModule();
-  const main = databaseUrl
-    ? { config: { connectionString: databaseUrl, max: 1 }, close: async () => {} }
-    : await startPglite();
+  const main = databaseUrl ? { config: { connectionString: databaseUrl, max: 1 }, close: async () => {} } : await startPglite();
   const shadows = [];
   const factory = {
     provider: 'postgres',
@@ -162,11 +166,7 @@ export async function withSchemaEngine(fn, { schemaPath = defaultSchemaPath, dat
   };
   try {
     const schema = await readFile(schemaPath, 'utf8');
-    const engine = await SchemaEngine.new(
-      { datamodels: [[schemaPath, schema]] },
-      log,
-      bindMigrationAwareSqlAdapterFactory(factory),
-    );
+    const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, log, bindMigrationAwareSqlAdapterFactory(factory));
     try {
       return await fn(engine);
     } finally {
@@ -182,11 +182,7 @@ export async function withSchemaEngine(fn, { schemaPath = defaultSchemaPath, dat
  * The SQL that takes a database with every migration in `migrationsDir` applied to the schema in `schemaPath`.
  * @returns {Promise<{ changed: boolean; sql: string }>} `sql` is empty when nothing changed
  */
-export async function diffMigrationsToSchema({
-  schemaPath = defaultSchemaPath,
-  migrationsDir = defaultMigrationsDir,
-  log,
-} = {}) {
+export async function diffMigrationsToSchema({ schemaPath = defaultSchemaPath, migrationsDir = defaultMigrationsDir, log } = {}) {
   const migrationsList = await readMigrationsList(migrationsDir);
   const schema = await readFile(schemaPath, 'utf8');
   return withSchemaEngine(

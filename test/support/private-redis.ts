@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { closedPort } from './closed-port.js';
 import { waitFor } from './wait-for.js';
+import { spawnChild } from './child-processes.js';
 
 /**
  * A redis-server of the test's own, on a free port and without persistence, that the test may flush, stop and start
@@ -24,10 +25,19 @@ export class PrivateRedis {
   }
 
   async resume(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    this.process = spawnChild('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
     await waitFor('redis-server to answer', () => this.command('PING').then((r) => (r === 'PONG' ? true : undefined)), 10_000);
+  }
+
+  /** SIGSTOP: its clients stay connected and nothing answers them, as a Redis that stalls. */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
   }
 
   async stop(): Promise<void> {

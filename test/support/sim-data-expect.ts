@@ -5,10 +5,7 @@ export type Row = Record<string, unknown>;
 export const DAY = 86_400_000;
 
 /** Every operation's path by name, from the one operations table. */
-export const PATHS = Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [name, op.path])) as Record<
-  keyof typeof OPERATIONS,
-  string
->;
+export const PATHS = Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [name, op.path])) as Record<keyof typeof OPERATIONS, string>;
 
 /** Budgets out of the way: with a clock that stands still, every request of a file falls in one window. */
 export const NO_BUDGETS = { ipLimit: 1_000_000_000, uidLimit: 1_000_000_000 };

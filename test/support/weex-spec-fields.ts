@@ -11,21 +11,56 @@ const table = (longs: string[], strings: string[], booleans: string[] = [], inte
 
 export const POSITION_FIELDS = table(
   ['id', 'separatedOpenOrderId', 'createdMatchSequenceId', 'updatedMatchSequenceId', 'createdTime', 'updatedTime'],
-  ['asset', 'symbol', 'side', 'marginType', 'separatedMode', 'leverage', 'size', 'openValue', 'openFee', 'fundingFee',
-    'marginSize', 'isolatedMargin', 'cumOpenSize', 'cumOpenValue', 'cumOpenFee', 'cumCloseSize', 'cumCloseValue',
-    'cumCloseFee', 'cumFundingFee', 'cumLiquidateFee', 'unrealizePnl', 'liquidatePrice'],
+  [
+    'asset',
+    'symbol',
+    'side',
+    'marginType',
+    'separatedMode',
+    'leverage',
+    'size',
+    'openValue',
+    'openFee',
+    'fundingFee',
+    'marginSize',
+    'isolatedMargin',
+    'cumOpenSize',
+    'cumOpenValue',
+    'cumOpenFee',
+    'cumCloseSize',
+    'cumCloseValue',
+    'cumCloseFee',
+    'cumFundingFee',
+    'cumLiquidateFee',
+    'unrealizePnl',
+    'liquidatePrice',
+  ],
   ['isAutoAppendIsolatedMargin'],
 );
 
-export const INCOME_FIELDS = table(
-  ['billId', 'time'],
-  ['asset', 'symbol', 'income', 'incomeType', 'balance', 'fillFee', 'transferReason'],
-);
+export const INCOME_FIELDS = table(['billId', 'time'], ['asset', 'symbol', 'income', 'incomeType', 'balance', 'fillFee', 'transferReason']);
+
+/** Income items as ccxt's newer capture shows them, and as the simulator sends them: billId and time as strings. */
+export const INCOME_WIRE_FIELDS = table([], ['billId', 'time', ...Object.keys(INCOME_FIELDS).filter((f) => f !== 'billId' && f !== 'time')]);
 
 export const ORDER_FIELDS = table(
   ['orderId', 'time', 'updateTime'],
-  ['avgPrice', 'clientOrderId', 'cumQuote', 'executedQty', 'origQty', 'price', 'side', 'positionSide', 'status',
-    'stopPrice', 'symbol', 'timeInForce', 'type', 'workingType'],
+  [
+    'avgPrice',
+    'clientOrderId',
+    'cumQuote',
+    'executedQty',
+    'origQty',
+    'price',
+    'side',
+    'positionSide',
+    'status',
+    'stopPrice',
+    'symbol',
+    'timeInForce',
+    'type',
+    'workingType',
+  ],
   ['reduceOnly'],
 );
 
@@ -36,8 +71,21 @@ export const OPEN_ORDER_FIELDS = {
 
 export const PLAN_ORDER_FIELDS = table(
   ['algoId', 'actualOrderId', 'createTime', 'updateTime', 'triggerTime'],
-  ['clientAlgoId', 'algoType', 'orderType', 'symbol', 'side', 'positionSide', 'timeInForce', 'quantity',
-    'algoStatus', 'actualPrice', 'triggerPrice', 'price', 'workingType'],
+  [
+    'clientAlgoId',
+    'algoType',
+    'orderType',
+    'symbol',
+    'side',
+    'positionSide',
+    'timeInForce',
+    'quantity',
+    'algoStatus',
+    'actualPrice',
+    'triggerPrice',
+    'price',
+    'workingType',
+  ],
 );
 
 export const TRADE_FIELDS = table(
@@ -46,10 +94,7 @@ export const TRADE_FIELDS = table(
   ['buyer', 'maker'],
 );
 
-export const SYMBOL_CONFIG_FIELDS = table(
-  [],
-  ['symbol', 'marginType', 'separatedType', 'crossLeverage', 'isolatedLongLeverage', 'isolatedShortLeverage'],
-);
+export const SYMBOL_CONFIG_FIELDS = table([], ['symbol', 'marginType', 'separatedType', 'crossLeverage', 'isolatedLongLeverage', 'isolatedShortLeverage']);
 
 /** billId and cTime are strings and coinId an integer, as WEEX sends them (weex-facts). */
 export const SPOT_BILL_FIELDS = table(

@@ -1,10 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { spawnChild } from './child-processes.js';
 
 // The built worker (`npm test` builds first), run as a process of its own so that a test can kill it.
 const MAIN = new URL('../../dist/apps/worker/src/main.js', import.meta.url).pathname;
+/** The built API (`npm run start:api`), for WorkerProcess.start's `main`. */
+export const API_MAIN = new URL('../../dist/apps/api/src/main.js', import.meta.url).pathname;
 
-/** An upload worker process with the given environment; its output is kept for failure messages. */
+/** An upload worker process (or with `main`, another app) with the given environment; its output is kept for failure messages. */
 export class WorkerProcess {
   private output = '';
 
@@ -13,8 +16,8 @@ export class WorkerProcess {
     child.stderr!.on('data', (chunk) => (this.output += chunk));
   }
 
-  static start(env: Record<string, string>): WorkerProcess {
-    return new WorkerProcess(spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  static start(env: Record<string, string>, main = MAIN): WorkerProcess {
+    return new WorkerProcess(spawnChild(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   get log(): string {

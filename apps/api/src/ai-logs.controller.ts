@@ -1,11 +1,17 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, readAiLog, readBatch } from '#libs/ai-log';
-import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
-import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
-import { ApiBody, ApiHeader } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readAiLog, readBatch } from '#libs/ai-log';
+import { Agent, type AgentIdentity, AgentQuota } from '#libs/accounts';
+import { ApiAnswer, ApiEndpoint, ApiError, ApiErrors } from '#libs/api-docs';
 import { GatewayConfig } from '#libs/config';
-import { takeBody } from '#libs/http';
+import { CHECKS_OWN_TEXT, type CheckedTextRequest, takeBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
+import { AcceptedDto, AiLogDto, BatchResultDto } from './ai-logs.responses.js';
+import { AgentApi, Scopes } from './controller-kinds.js';
+
+/** An ingest request: the Idempotency-Key, and whether the body may hold text PostgreSQL cannot store. */
+type IngestRequest = IdempotentRequest & CheckedTextRequest;
 
 const LOG_EXAMPLE = {
   // A string here: as a JS number literal it would be rounded before it reached the document.
@@ -16,30 +22,53 @@ const LOG_EXAMPLE = {
   output: { action: 'BUY', size: '0.01' },
   explanation: 'Momentum and funding both favour a long.',
 };
-const IDEMPOTENCY = ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Retry safely: the same key and body return the first answer (kept 24 h).' });
+const QUEUED = { index: 0, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: 'queued', receivedAt: '2026-11-22T10:00:00.000Z' };
+const IDEMPOTENCY = ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'Retry safely: the same key and body return the first answer (kept 24 h).',
+});
+const KEY_IN_USE = ApiError(409, {
+  description: 'A request with this Idempotency-Key is still in flight',
+  code: 'IDEMPOTENCY_KEY_IN_USE',
+  message: 'a request with this Idempotency-Key is still in flight; retry later',
+});
 
+/**
+ * The ingest routes take the request itself, not a `@Body()` DTO, as the one exception to the API's validation pipe:
+ * `takeBody` lets go of the parsed body while the commit is awaited, and `readAiLog` checks text PostgreSQL cannot
+ * store only where the parser found some (docs/architecture.md, "Ingest").
+ */
 @Controller('v1/ai-logs')
-@UseGuards(AgentAuthGuard)
-@ApiAgentController('AI logs')
+@AgentApi('AI logs')
 export class AiLogsController {
   constructor(
     private readonly logs: AiLogService,
     private readonly config: GatewayConfig,
     private readonly idempotency: IdempotencyService,
+    private readonly quota: AgentQuota,
   ) {}
 
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
   @Post()
-  @ApiEndpoint('Post one AI log', 'Validated, committed to PostgreSQL, then uploaded to WEEX by a worker. 202 means committed. Scope logs:write.')
-  @ApiJsonBody('CreateAiLogDto', LOG_EXAMPLE)
-  @ApiAnswer(202, 'Committed; the upload follows', { id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: 'queued', receivedAt: '2026-11-22T10:00:00.000Z' })
-  @ApiErrors(400, 401, 403, 409, 413, 422, 429)
+  @ApiEndpoint('Post one AI log', 'Validated, committed to PostgreSQL, then uploaded to WEEX by a worker. 202 means committed.')
+  @ApiBody({ type: CreateAiLogDto, examples: { example: { summary: 'A decision', value: LOG_EXAMPLE } } })
+  @ApiAnswer(202, 'Committed; the upload follows', AcceptedDto, {
+    id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00',
+    status: 'queued',
+    receivedAt: '2026-11-22T10:00:00.000Z',
+  })
+  @ApiErrors(400, 413, 422)
+  @KEY_IN_USE
   @IDEMPOTENCY
-  @RequireScope('logs:write')
+  @Scopes(['logs:write'])
+  @RouteConfig(CHECKS_OWN_TEXT)
   @HttpCode(202)
-  create(@Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<Accepted> {
+  createAiLog(@Req() req: IngestRequest, @Res({ passthrough: true }) reply: IdempotentReply, @Agent() agent: AgentIdentity): Promise<Accepted> {
     // The body is taken inside `run`, which hashes it first when the request carries an Idempotency-Key.
-    return this.idempotency.run(req, reply, 202, () => this.logs.accept(readAiLog(takeBody(req)), req.agent!));
+    return this.idempotency.run(req, reply, 202, (claim) =>
+      this.logs.accept(readAiLog(takeBody(req), req.mayHoldUnstorableText), agent, claim && { claim, answer: ([accepted]) => accepted }),
+    );
   }
 
   /**
@@ -47,35 +76,72 @@ export class AiLogsController {
    * committed together before the answer; one bad item does not reject the others.
    */
   @Post('batch')
-  @ApiEndpoint('Post up to 500 AI logs', 'One result per item, in order: its id, or its field errors. The valid ones are committed together. Scope logs:write.')
+  @ApiEndpoint('Post up to 500 AI logs', 'One result per item, in order: its id, or its field errors. The valid ones are committed together.')
+  @ApiExtraModels(CreateAiLogDto)
   @ApiBody({
-    schema: { type: 'object', required: ['logs'], properties: { logs: { type: 'array', minItems: 1, maxItems: 500, items: { $ref: '#/components/schemas/CreateAiLogDto' } } } },
-    examples: { example: { value: { logs: [LOG_EXAMPLE, { ...LOG_EXAMPLE, orderId: '12a' }] } } },
+    schema: {
+      type: 'object',
+      required: ['logs'],
+      properties: { logs: { type: 'array', minItems: 1, maxItems: 500, items: { $ref: getSchemaPath(CreateAiLogDto) } } },
+    },
+    examples: { example: { summary: 'Two decisions', value: { logs: [LOG_EXAMPLE, { ...LOG_EXAMPLE, stage: 'execution' }] } } },
   })
-  @ApiAnswer(207, 'A result per item', {
-    results: [
-      { index: 0, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: 'queued', receivedAt: '2026-11-22T10:00:00.000Z' },
-      { index: 1, status: 'rejected', errors: [{ path: 'orderId', message: 'orderId as a string must contain only decimal digits' }] },
-    ],
+  @ApiResponse({
+    status: 207,
+    description: 'A result per item, in order',
+    type: BatchResultDto,
+    examples: {
+      committed: { summary: 'Both committed', value: { results: [QUEUED, { ...QUEUED, index: 1, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f01' }] } },
+      rejected: {
+        summary: 'One rejected (say its orderId was "12a"); the other committed',
+        value: {
+          results: [
+            QUEUED,
+            { index: 1, status: 'rejected', errors: [{ path: 'logs.1.orderId', message: 'orderId as a string must contain only decimal digits' }] },
+          ],
+        },
+      },
+    },
   })
-  @ApiErrors(400, 401, 403, 409, 413, 422, 429)
+  @ApiErrors(400, 413, 422)
+  @KEY_IN_USE
   @IDEMPOTENCY
-  @RequireScope('logs:write')
+  @Scopes(['logs:write'])
+  @RouteConfig(CHECKS_OWN_TEXT)
   @HttpCode(207)
-  createBatch(@Req() req: AgentRequest & IdempotentRequest, @Res({ passthrough: true }) reply: IdempotentReply): Promise<{ results: BatchItemResult[] }> {
-    return this.idempotency.run(req, reply, 207, async () => {
-      const { valid, rejected } = readBatch(takeBody(req));
+  createAiLogBatch(
+    @Req() req: IngestRequest,
+    @Res({ passthrough: true }) reply: IdempotentReply,
+    @Agent() agent: AgentIdentity,
+  ): Promise<{ results: BatchItemResult[] }> {
+    return this.idempotency.run(req, reply, 207, async (claim) => {
+      const { valid, rejected } = readBatch(takeBody(req), req.mayHoldUnstorableText);
+      await this.quota.chargeBatch(agent, valid.length + rejected.length, reply);
       const indexes = valid.map((v) => v.index);
+      const answer = (accepted: Accepted[]) => {
+        const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: indexes[i], ...a }))];
+        return { results: results.sort((a, b) => a.index - b.index) };
+      };
       // splice: nothing here holds the parsed logs while the commit is awaited; acceptMany turns them into rows first.
-      const accepted = indexes.length > 0 ? await this.logs.acceptMany(valid.splice(0).map((v) => v.dto), req.agent!) : [];
-      const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: indexes[i], ...a }))];
-      return { results: results.sort((a, b) => a.index - b.index) };
+      // A batch whose every log was rejected stores nothing, its key included.
+      return answer(
+        indexes.length > 0
+          ? await this.logs.acceptMany(
+              valid.splice(0).map((v) => v.dto),
+              agent,
+              claim && { claim, answer },
+            )
+          : [],
+      );
     });
   }
 
   @Get(':id')
-  @ApiEndpoint("One log: its status, every upload attempt, and whether the simulator or the exchange answered")
-  @ApiAnswer(200, 'The log', {
+  @ApiEndpoint(
+    'One log: its status, every upload attempt, and whether the simulator or the exchange answered',
+    'The agent that posts logs follows them (logs:write); a key that reads the same logs through evidence and audit exports may too (exchange:read).',
+  )
+  @ApiAnswer(200, 'The log', AiLogDto, {
     id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00',
     status: 'uploaded',
     target: 'exchange',
@@ -88,6 +154,11 @@ export class AiLogsController {
     receivedAt: '2026-11-22T10:00:00.000Z',
     uploadedAt: '2026-11-22T10:00:00.204Z',
     lastError: null,
+    chain: {
+      seq: '1842',
+      prevHash: '3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928',
+      hash: '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928',
+    },
     attempts: [
       {
         at: '2026-11-22T10:00:00.120Z',
@@ -101,8 +172,9 @@ export class AiLogsController {
       },
     ],
   })
-  @ApiErrors(401, 404, 429)
-  get(@Param('id') id: string, @Req() req: AgentRequest): Promise<AiLogView> {
-    return this.logs.get(id, req.agent!.accountId, this.config.sandbox ? 'simulator' : 'exchange');
+  @ApiErrors(404)
+  @Scopes(['logs:write', 'exchange:read'])
+  getAiLog(@Param('id') id: string, @Agent() agent: AgentIdentity): Promise<AiLogView> {
+    return this.logs.get(id, agent.accountId, this.config.sandbox ? 'simulator' : 'exchange');
   }
 }

@@ -1,12 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
 import { AuditModule } from '#libs/audit';
 import type { GatewayConfig } from '#libs/config';
 import { EvidenceModule } from '#libs/evidence';
-import { ExchangeApiModule } from '#libs/exchange-api';
+import { ExchangeProxyModule } from '#libs/exchange-proxy';
+import { RequestValidationPipe } from '#libs/http';
 import { IdempotencyModule } from '#libs/idempotency';
-import { OperationsModule } from '#libs/operations';
+import { AdminModule } from '#libs/admin';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
 import { AccountOperationsController } from './admin/account-operations.controller.js';
 import { AccountRegistryController } from './admin/account-registry.controller.js';
@@ -30,7 +32,16 @@ export class ApiModule {
   static forRoot(config: GatewayConfig, runtime: Runtime): DynamicModule {
     return {
       module: ApiModule,
-      imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, ExchangeApiModule, EvidenceModule, OperationsModule, AuditModule],
+      imports: [
+        RuntimeModule.forRoot(config, runtime),
+        AccountsModule,
+        AiLogModule,
+        IdempotencyModule,
+        ExchangeProxyModule,
+        EvidenceModule,
+        AdminModule,
+        AuditModule,
+      ],
       controllers: [
         AiLogsController,
         AuditController,
@@ -48,6 +59,8 @@ export class ApiModule {
         HealthController,
         MetricsController,
       ],
+      // Every @Body(), @Query() and @Param() typed with a DTO is validated (the ingest routes read their body by hand).
+      providers: [{ provide: APP_PIPE, useClass: RequestValidationPipe }],
     };
   }
 }

@@ -1,89 +1,151 @@
-import { ConflictException, Controller, Get, HttpCode, NotFoundException, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ConflictException, Controller, Get, HttpCode, NotFoundException, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
-import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
+import { Agent, type AgentIdentity } from '#libs/accounts';
+import { ApiAnswer, ApiEndpoint, ApiErrors, ApiTextAnswer } from '#libs/api-docs';
+import { CSV_COLUMNS, csvCell } from '#libs/audit-chain';
 import {
+  AuditChainCheck,
+  type AuditCheckView,
   AuditCheckpoints,
   AuditExport,
+  AuditExportQueryDto,
   AuditReportService,
   AuditSigner,
+  AuditWindowQueryDto,
+  exportWindow,
   type ChainHead,
   type CheckpointView,
-  readAuditQuery,
   renderReport,
+  REPORT_SECURITY,
+  reportWindow,
+  ON_DEMAND_WAIT_MS,
 } from '#libs/audit';
-import { ValidationFailedException } from '#libs/http';
-import { ApiProduces, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { securePage } from '#libs/http';
+import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, PublicKeyDto } from './audit.responses.js';
+import { AgentApi } from './controller-kinds.js';
 
-const HEAD = { seq: '1842', hash: '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928', at: '2026-11-22T10:00:00.000Z' };
-const CHECKPOINT = { accountId: 'default', ...HEAD, signature: 'MEUCIQ…base64…', keyId: '4b1d…64 hex…' };
+const HASH = '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928';
+const RECEIPTS = { seq: '1790', hash: '5be1…64 hex…' };
+const HEAD = {
+  seq: '1842',
+  hash: HASH,
+  at: '2026-11-22T10:00:00.000Z',
+  receipts: RECEIPTS,
+  stored: { firstSeq: '1', lastSeq: '1842', lastHash: HASH },
+  check: { ok: true, checkedAt: '2026-11-22T10:00:30.000Z', verifiedSeq: '1842', broken: null },
+};
+const EXPORT_LINE = JSON.stringify({
+  type: 'log',
+  seq: '1',
+  prevHash: '000…0',
+  hash: '9f2c…',
+  log: {},
+  upload: { receiptSeq: '1', status: 'uploaded', at: '2026-11-22T10:00:01.000Z', exchangeCode: '00000' },
+  orders: [],
+});
+const CHECKPOINT = {
+  accountId: 'default',
+  seq: '1842',
+  hash: HASH,
+  receiptSeq: RECEIPTS.seq,
+  receiptHash: RECEIPTS.hash,
+  at: '2026-11-22T10:00:00.000Z',
+  signature: 'MEUCIQ…base64…',
+  keyId: '4b1d…64 hex…',
+};
+const CHECK = {
+  accountId: 'default',
+  ok: false,
+  checkedAt: '2026-11-22T10:00:30.000Z',
+  complete: false,
+  logs: { verifiedSeq: '1', verifiedHash: '3c9d…64 hex…', sweptAt: null },
+  receipts: { verifiedSeq: '1790', verifiedHash: RECEIPTS.hash, sweptAt: null },
+  broken: { chain: 'logs', seq: '2', reason: 'seq 3 follows seq 1: logs are missing', since: '2026-11-22T10:00:30.000Z' },
+};
 
 /**
  * The account's tamper-evident audit trail: the chain head, signed checkpoints, the public key that checks them, and
  * streaming exports that `npm run audit:verify` checks offline.
  */
 @Controller('v1/audit')
-@UseGuards(AgentAuthGuard)
-@RequireScope('exchange:read')
-@ApiAgentController('Audit')
+@AgentApi('Audit', 'exchange:read')
 export class AuditController {
   constructor(
     private readonly checkpoints: AuditCheckpoints,
+    private readonly check: AuditChainCheck,
     private readonly exports: AuditExport,
     private readonly signer: AuditSigner,
     private readonly reports: AuditReportService,
   ) {}
 
   @Get('head')
-  @ApiEndpoint("The latest link of the account's hash chain", 'Publish it (or a signed checkpoint) to commit to every log before it.')
-  @ApiAnswer(200, 'The head', HEAD)
-  @ApiErrors(401, 403, 429)
-  head(@Req() req: AgentRequest): Promise<ChainHead> {
-    return this.checkpoints.head(req.agent!.accountId);
+  @ApiEndpoint(
+    "The latest link of the account's hash chain, and whether the stored chain holds up",
+    'Publish it (or a signed checkpoint) to commit to every log before it. `stored` is what the table holds now (a head whose logs were deleted shows at once); `check` is the server-side check (see GET /v1/audit/verify) with those ends compared.',
+  )
+  @ApiAnswer(200, 'The head', ChainHeadDto, HEAD)
+  getAuditHead(@Agent() agent: AgentIdentity): Promise<ChainHead> {
+    return this.checkpoints.head(agent.accountId);
   }
 
   @Get('checkpoints')
   @ApiEndpoint('Signed checkpoints of the head (Ed25519), oldest first')
-  @ApiAnswer(200, 'Checkpoints', { data: [CHECKPOINT] })
-  @ApiErrors(401, 403, 429)
-  async list(@Req() req: AgentRequest): Promise<{ data: CheckpointView[] }> {
-    return { data: await this.checkpoints.list(req.agent!.accountId) };
+  @ApiAnswer(200, 'Checkpoints', CheckpointListDto, { data: [CHECKPOINT] })
+  async listAuditCheckpoints(@Agent() agent: AgentIdentity): Promise<{ data: CheckpointView[] }> {
+    return { data: await this.checkpoints.list(agent.accountId) };
   }
 
   @Post('checkpoints')
   @HttpCode(200)
-  @ApiEndpoint('Sign the current head now', 'Answers the new checkpoint, or the latest one when the head has not moved since.')
-  @ApiAnswer(200, 'The checkpoint of the current head', CHECKPOINT)
-  @ApiErrors(401, 403, 409, 429)
-  async checkpoint(@Req() req: AgentRequest): Promise<CheckpointView> {
-    const accountId = req.agent!.accountId;
-    const made = await this.checkpoints.checkpoint(accountId);
+  @ApiEndpoint(
+    'Check the chains and sign their heads now',
+    'Answers the new checkpoint of both chains (logs and upload receipts), or the latest one when they have not moved since. 409 when the check finds the chain broken: nothing is signed then.',
+  )
+  @ApiAnswer(200, 'The checkpoint of the current heads', CheckpointDto, CHECKPOINT)
+  @ApiErrors(409)
+  async createAuditCheckpoint(@Agent() { accountId }: AgentIdentity): Promise<CheckpointView> {
+    const { made, check } = await this.checkpoints.checkpoint(accountId);
+    if (check.broken)
+      throw new ConflictException(`nothing signed: the ${check.broken.chain} chain is broken at seq ${check.broken.seq ?? '-'}: ${check.broken.reason}`);
     const latest = made ?? (await this.checkpoints.list(accountId)).at(-1);
     if (!latest) throw new ConflictException('nothing to sign: no signing key (AUDIT_SIGNING_KEY) or no logs yet');
     return latest;
   }
 
+  @Get('verify')
+  @ApiEndpoint(
+    "Check the account's stored chains now, from where the last check got to",
+    "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
+  )
+  @ApiAnswer(200, 'Where the check stands', AuditCheckDto, CHECK)
+  verifyAuditChain(@Agent() agent: AgentIdentity): Promise<AuditCheckView> {
+    return this.check.run(agent.accountId, ON_DEMAND_WAIT_MS);
+  }
+
   @Get('public-key')
   @ApiEndpoint('The Ed25519 public key (SPKI PEM) that checks the checkpoints', 'Save it and pass it to `npm run audit:verify -- --pubkey`.')
-  @ApiAnswer(200, 'The key', { pem: '-----BEGIN PUBLIC KEY-----\\n…\\n-----END PUBLIC KEY-----\\n', keyId: '4b1d…' })
-  @ApiErrors(401, 403, 404, 429)
-  publicKey(): { pem: string; keyId: string } {
+  @ApiAnswer(200, 'The key', PublicKeyDto, { pem: '-----BEGIN PUBLIC KEY-----\\n…\\n-----END PUBLIC KEY-----\\n', keyId: '4b1d…' })
+  @ApiErrors(404)
+  getAuditPublicKey(): { pem: string; keyId: string } {
     const key = this.signer.publicKey();
     if (!key) throw new NotFoundException('no audit signing key is configured (AUDIT_SIGNING_KEY)');
     return key;
   }
 
   @Get('export')
-  @ApiEndpoint('Stream the logs with their chain links, upload receipts, orders and fills', 'JSONL (verifiable line by line) or CSV. Millions of rows stream without being held in memory.')
-  @ApiQuery({ name: 'from', required: false, description: 'ISO-8601 or epoch ms; logs received at or after' })
-  @ApiQuery({ name: 'to', required: false, description: 'ISO-8601 or epoch ms; logs received before' })
-  @ApiQuery({ name: 'format', required: false, enum: ['jsonl', 'csv'] })
-  @ApiProduces('application/x-ndjson', 'text/csv')
-  @ApiAnswer(200, 'The export', { type: 'log', seq: '1', prevHash: '000…0', hash: '9f2c…', log: {}, upload: { status: 'uploaded' }, orders: [] })
-  @ApiErrors(400, 401, 403, 429)
-  export(@Query() query: Record<string, unknown>, @Req() req: AgentRequest, @Res() reply: FastifyReply): void {
-    const { from, to, format } = readAuditQuery(query, ['jsonl', 'csv']);
-    const window = { accountId: req.agent!.accountId, from, to };
+  @ApiEndpoint(
+    'Stream the logs with their chain links, upload receipts, orders and fills',
+    'JSONL (verifiable line by line) or CSV (every cell quoted, formula characters neutralised). Millions of rows stream without being held in memory. A window that starts mid-chain begins after the latest checkpoint signed before `from`; the last line is a signed count of what came before it.',
+  )
+  @ApiTextAnswer('The export: JSONL (the default) or CSV, streamed', {
+    'application/x-ndjson': `${EXPORT_LINE}\n`,
+    'text/csv': `${CSV_COLUMNS.map(csvCell).join(',')}\n`,
+  })
+  @ApiErrors(400)
+  exportAuditTrail(@Query() query: AuditExportQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): void {
+    const { from, to } = exportWindow(query);
+    const format = query.format ?? 'jsonl';
+    const window = { accountId: agent.accountId, from, to };
     const name = `audit-${window.accountId}-${from.toISOString().slice(0, 10)}-${to.toISOString().slice(0, 10)}.${format}`;
     void reply
       .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
@@ -92,19 +154,16 @@ export class AuditController {
   }
 
   @Get('report')
-  @ApiEndpoint('The report for judges: decisions against fills, coverage, models, gaps and the chain head', 'An HTML page; the window is at most 90 days (default: the last 7).')
-  @ApiQuery({ name: 'from', required: false, description: 'ISO-8601 or epoch ms' })
-  @ApiQuery({ name: 'to', required: false, description: 'ISO-8601 or epoch ms' })
-  @ApiProduces('text/html')
-  @ApiResponse({ status: 200, description: 'The report', content: { 'text/html': { example: '<!doctype html>…' } } })
-  @ApiErrors(400, 401, 403, 429)
-  async report(@Query() query: Record<string, unknown>, @Req() req: AgentRequest, @Res() reply: FastifyReply): Promise<void> {
-    const to = query.to === undefined ? new Date() : readAuditQuery({ to: query.to }).to;
-    const from = query.from === undefined ? new Date(to.getTime() - 7 * DAY_MS) : readAuditQuery({ from: query.from, to: to.toISOString() }).from;
-    if (to.getTime() - from.getTime() > 90 * DAY_MS) throw new ValidationFailedException([{ path: 'from', message: 'from must be at most 90 days before to' }]);
-    const html = renderReport(await this.reports.gather(req.agent!.accountId, from, to));
+  @ApiEndpoint(
+    'The report for judges: decisions against fills, coverage, models, gaps and the chain head',
+    'An HTML page; the window is at most 90 days (default: the last 7).',
+  )
+  @ApiTextAnswer('The report', { 'text/html': '<!doctype html>…' })
+  @ApiErrors(400)
+  async getAuditReport(@Query() query: AuditWindowQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): Promise<void> {
+    const { from, to } = reportWindow(query);
+    const html = renderReport(await this.reports.gather(agent.accountId, from, to));
+    securePage(reply, REPORT_SECURITY);
     void reply.type('text/html; charset=utf-8').send(html);
   }
 }
-
-const DAY_MS = 86_400_000;

@@ -1,19 +1,22 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { MetricsService } from '#libs/operations';
+import { ApiEndpoint, ApiTextAnswer } from '#libs/api-docs';
+import { MetricsService } from '#libs/admin';
+import { PublicApi } from './controller-kinds.js';
 
-/**
- * Prometheus scrape endpoint; no auth, so keep it off the public network. Not part of the JSON API's document: its
- * series are listed in the README (Operations).
- */
+/** Prometheus scrape endpoint; no auth, so keep it off the public network. Its series are listed in the README (Operations). */
 @Controller('metrics')
-@ApiExcludeController()
+@PublicApi('Metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
-  async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  @ApiEndpoint(
+    'Prometheus metrics',
+    'The Prometheus text format; no auth, so serve it on an internal network only. The series are listed in the README (Operations).',
+  )
+  @ApiTextAnswer('The series', { 'text/plain': '# TYPE gateway_ai_logs gauge\ngateway_ai_logs{account="default",status="queued"} 0\n' })
+  async getMetrics(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const text = await this.metrics.render();
     void reply.header('content-type', this.metrics.contentType);
     return text;

@@ -1,16 +1,18 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { ExportVerifier, readPublicKey, type VerifyReport } from '#libs/audit-chain';
+import { StringDecoder } from 'node:string_decoder';
+import { type ChainReport, ExportVerifier, readPublicKey, type VerifyReport } from '#libs/audit-chain';
 
-// `npm run audit:verify -- <export file> [--head <hash>] [--pubkey <file>]`: recomputes an audit export's hash chain
-// and checkpoint signatures. Exit 0: unbroken; 1: broken (the first broken link is printed); 2: bad usage.
-const USAGE = 'usage: npm run audit:verify -- <export.jsonl|export.csv> [--head <hash>] [--pubkey <public key PEM file>]';
+// `npm run audit:verify -- <export file> [--head <hash>] [--pubkey <file>] [--allow-partial]`: recomputes an audit
+// export's hash chains and signatures. Exit 0: unbroken and anchored; 1: broken (the first broken link is printed);
+// 2: bad usage; 3: partial (a chain starts mid-way with no verified checkpoint before it), unless --allow-partial.
+const USAGE = 'usage: npm run audit:verify -- <export.jsonl|export.csv> [--head <hash>] [--pubkey <public key PEM file>] [--allow-partial]';
 
-function parseArgs(argv: string[]): { file: string; head?: string; pubkey?: string } {
-  const args = { file: '', head: undefined as string | undefined, pubkey: undefined as string | undefined };
+function parseArgs(argv: string[]): { file: string; head?: string; pubkey?: string; allowPartial: boolean } {
+  const args = { file: '', head: undefined as string | undefined, pubkey: undefined as string | undefined, allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--head') args.head = argv[++i];
     else if (argv[i] === '--pubkey') args.pubkey = argv[++i];
+    else if (argv[i] === '--allow-partial') args.allowPartial = true;
     else if (!args.file && !argv[i].startsWith('--')) args.file = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
   }
@@ -19,21 +21,32 @@ function parseArgs(argv: string[]): { file: string; head?: string; pubkey?: stri
   return args;
 }
 
+/** Feeds the file line by line, split at line feeds only: a carriage return inside a CSV cell is part of its value. */
 async function verify(file: string, verifier: ExportVerifier): Promise<VerifyReport> {
   const total = statSync(file).size;
   const stream = createReadStream(file);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
   let lastProgress = Date.now();
-  for await (const line of lines) {
-    if (!verifier.add(line)) break;
+  reading: for await (const chunk of stream) {
+    const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) if (!verifier.add(line)) break reading;
     if (Date.now() - lastProgress >= 1_000) {
       lastProgress = Date.now();
       process.stderr.write(`  ${((100 * stream.bytesRead) / Math.max(1, total)).toFixed(1)}% of ${(total / 1e6).toFixed(1)} MB read\n`);
     }
   }
-  lines.close();
   stream.destroy();
+  rest += decoder.end();
+  if (rest) verifier.add(rest, true);
   return verifier.finish();
+}
+
+function describe(name: string, chain: ChainReport): string {
+  if (!chain.count) return `no ${name}`;
+  const from = chain.start === 'genesis' ? 'from the genesis hash' : `after a ${chain.start}`;
+  return `${chain.count} ${name}, seq ${chain.firstSeq}..${chain.lastSeq}, unbroken ${from}; last hash ${chain.lastHash}`;
 }
 
 try {
@@ -41,11 +54,22 @@ try {
   const publicKey = args.pubkey ? readPublicKey(readFileSync(args.pubkey, 'utf8')) : undefined;
   const report = await verify(args.file, new ExportVerifier({ head: args.head, publicKey }));
   if (report.ok) {
-    const range = report.rows ? `seq ${report.firstSeq}..${report.lastSeq}` : 'no logs';
-    process.stdout.write(`OK: ${report.rows} logs, ${range}, unbroken; last hash ${report.lastHash ?? '-'}\n`);
+    const logs: ChainReport = { count: report.rows, firstSeq: report.firstSeq, lastSeq: report.lastSeq, lastHash: report.lastHash, start: report.logStart };
+    process.stdout.write(`${report.partial ? (args.allowPartial ? 'PARTIAL (allowed)' : 'PARTIAL') : 'OK'}: ${describe('logs', logs)}\n`);
+    process.stdout.write(`receipts: ${describe('receipts', report.receipts)}\n`);
     const { verified, unchecked } = report.checkpoints;
     process.stdout.write(`checkpoints: ${verified} signatures verified${unchecked ? `, ${unchecked} not checked (give --pubkey)` : ''}\n`);
+    const end = {
+      signed: 'signed by the given key',
+      unchecked: 'signature not checked (give --pubkey)',
+      unsigned: 'not signed (the gateway had no signing key)',
+    };
+    process.stdout.write(`end line: counts agree, ${end[report.end ?? 'unsigned']}\n`);
     if (args.head) process.stdout.write(`published head ${args.head} is in the chain\n`);
+    if (report.partial) {
+      process.stdout.write(`partial: ${report.partial}\n`);
+      if (!args.allowPartial) process.exitCode = 3;
+    }
   } else {
     const at = report.broken!.seq ? `seq ${report.broken!.seq}, ` : '';
     process.stdout.write(`BROKEN at ${at}line ${report.broken!.line}: ${report.broken!.reason}\n`);

@@ -1,5 +1,5 @@
 export { FAILURE_CODES, SimError, SimFailure, type FailureCodes } from './errors.js';
-export { defaultSimAccounts, SANDBOX_CREDENTIALS, type SimAccountSeed, type SimCredentials } from './sim-accounts.js';
+export { defaultSimAccounts, README_SAMPLE_ORDER_ID, SANDBOX_CREDENTIALS, type SimAccountSeed, type SimCredentials } from './sim-accounts.js';
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from './simulator.js';
 export type { AiLogUploadRecord } from './state/ai-log-upload-record.js';
 export type { AccountData, AccountDataKind, AccountDataSeed } from './state/account-data.js';

@@ -13,6 +13,7 @@ import { type Clock, SIM_CLOCK } from './sim-clock.js';
 import { SpotModule } from './spot/spot.module.js';
 import { SimState } from './state/sim-state.js';
 import { TradesModule } from './trades/trades.module.js';
+import { TradingModule } from './trading/trading.module.js';
 
 /** Root module: shares the state, the clock and authentication with one module per area. */
 @Module({})
@@ -23,13 +24,8 @@ export class SimulatorModule {
     return {
       module: SimulatorModule,
       global: true,
-      imports: deps.host === 'spot' ? [SpotModule] : [...contract, AccountModule, OrdersModule, TradesModule],
-      providers: [
-        { provide: SimState, useValue: deps.state },
-        { provide: SIM_CLOCK, useValue: deps.clock },
-        WeexAuthService,
-        WeexAuthGuard,
-      ],
+      imports: deps.host === 'spot' ? [SpotModule] : [...contract, AccountModule, OrdersModule, TradesModule, TradingModule],
+      providers: [{ provide: SimState, useValue: deps.state }, { provide: SIM_CLOCK, useValue: deps.clock }, WeexAuthService, WeexAuthGuard],
       exports: [SimState, SIM_CLOCK, WeexAuthService, WeexAuthGuard],
     };
   }

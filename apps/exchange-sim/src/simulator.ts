@@ -14,6 +14,7 @@ import { defaultSimAccounts, type SimAccountSeed } from './sim-accounts.js';
 import type { Clock } from './sim-clock.js';
 import { SimulatorModule } from './simulator.module.js';
 import { SimState } from './state/sim-state.js';
+import { loadSavedState, StateFile } from './state/state-file.js';
 
 export interface SimulatorOptions {
   /** Interface to listen on; default `127.0.0.1`. */
@@ -35,8 +36,13 @@ export interface SimulatorOptions {
   logLevels?: LogLevel[];
   /** Per-IP and per-UID weight budgets; default 500 each per 10 000 ms. Changed at run time by `PUT /__sim/budgets`. */
   budgets?: BudgetOptions;
-  /** Seed of the PRNG that decides rate-based faults (`PUT /__sim/faults`); default 1, so runs repeat. */
+  /** Seed of the PRNG that decides rate-based faults (`PUT /__sim/faults`) and the simulated prices; default 1, so runs repeat. */
   seed?: number;
+  /**
+   * A file the simulator keeps its accounts' data in (orders, fills, positions, ledger): read at start when it exists,
+   * laid over `accounts` and `seedFile`, and rewritten after every change. `npm start` keeps it under DATA_DIR.
+   */
+  stateFile?: string;
 }
 
 export interface RunningSimulator {
@@ -59,7 +65,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const traffic = { clock, seed: options.seed, budgets: options.budgets };
   const accounts = options.accounts ?? defaultSimAccounts();
   const seeds = options.seedFile ? await loadSeedFile(options.seedFile, accounts) : accounts;
-  const state = new SimState(seeds, traffic);
+  const saved = options.stateFile ? await loadSavedState(options.stateFile, seeds) : undefined;
+  const state = new SimState(saved?.seeds ?? seeds, { ...traffic, live: saved?.live });
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, state) : undefined;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const urlOf = (app: NestFastifyApplication) => `http://${urlHost}:${(app.getHttpServer().address() as AddressInfo).port}`;
 
@@ -74,6 +82,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     state,
     close: async () => {
       await Promise.all([contract.close(), spot.close()]);
+      await stateFile?.flush();
     },
   };
 

@@ -1,5 +1,21 @@
+import { join } from 'node:path';
 import type { GatewayConfig } from '#libs/config';
 import type { RunningGateway } from './start-gateway.js';
+
+/**
+ * The banner's facts as one log line, for when stdout is not a terminal: the sandbox's key and admin token are not
+ * printed (logs hide them), only the files under DATA_DIR that hold them.
+ */
+export function startedLine(config: GatewayConfig, gateway: RunningGateway): { message: string; fields: Record<string, string> } {
+  const mode = config.sandbox ? `sandbox mode: uploads go to the local simulator at ${config.weex.baseUrl}` : `live mode: uploads go to ${config.weex.baseUrl}`;
+  const files = config.sandbox
+    ? {
+        agentKeyFile: join(config.dataDir, 'sandbox-agent-key'),
+        ...(gateway.api.access.sandboxAdminToken ? { adminTokenFile: join(config.dataDir, 'sandbox-admin-token') } : {}),
+      }
+    : {};
+  return { message: `AI-log gateway listening on ${gateway.api.url} (${mode})`, fields: { url: gateway.api.url, exchangeUrl: config.weex.baseUrl, ...files } };
+}
 
 /** What a person needs after `npm start`: where it runs, in which mode, a key, and a command that posts a log. */
 export function banner(config: GatewayConfig, gateway: RunningGateway): string {
@@ -17,7 +33,9 @@ export function banner(config: GatewayConfig, gateway: RunningGateway): string {
     mode,
     `Database: ${config.embeddedDatabase ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL'}; queue: ${config.redisUrl ? 'Redis' : 'BullMQ on PostgreSQL'}`,
     `Agent key for the ${config.sandbox ? 'sandbox' : 'default'} account: ${key}`,
-    ...(gateway.api.access.sandboxAdminToken ? [`Admin token (admin endpoints, queue dashboard at ${gateway.api.url}/admin/queues): ${gateway.api.access.sandboxAdminToken}`] : []),
+    ...(gateway.api.access.sandboxAdminToken
+      ? [`Admin token (admin endpoints, queue dashboard at ${gateway.api.url}/admin/queues): ${gateway.api.access.sandboxAdminToken}`]
+      : []),
     '',
     'Post a log:',
     `  curl -s -X POST ${gateway.api.url}/v1/ai-logs \\`,

@@ -1,9 +1,13 @@
+import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { type GatewayConfig, resolveConfig } from '#libs/config';
 import { prepareRuntime, type Runtime } from '#libs/runtime';
 import { type RunningApi, startApi } from '../../api/src/start-api.js';
 import { defaultSimAccounts, type RunningSimulator, startSimulator } from '../../exchange-sim/src/index.js';
 import { startWorker } from '../../worker/src/start-worker.js';
+
+/** The simulator's saved state under DATA_DIR. */
+export const SANDBOX_STATE_FILE = 'sandbox-exchange.json';
 
 export interface RunningGateway {
   config: GatewayConfig;
@@ -28,13 +32,22 @@ export async function startGateway(settings: GatewayConfig, options: { worker?: 
           spotPort: settings.simSpotPort,
           seedFile: settings.simSeedFile,
           accounts: defaultSimAccounts(settings.weex.credentials),
+          // The sandbox keeps its orders, fills and positions across restarts, beside the database that synced them.
+          stateFile: join(settings.dataDir, SANDBOX_STATE_FILE),
         })
       : undefined;
   // With SIM_PORT=0 the simulator picks its ports, so the exchange URLs are known only now.
   const config = simulator ? resolveConfig({ ...settings, weexBaseUrl: simulator.url, weexSpotBaseUrl: simulator.spotUrl }) : settings;
   const runtime = await prepareRuntime(config);
-  const worker = options.worker === false ? undefined : await startWorker(config, runtime);
+  // The API first: it makes the sandbox account's row at start, which the worker's first evidence sync (at once) needs.
   const api = await startApi(config, runtime);
+  const worker =
+    options.worker === false
+      ? undefined
+      : await startWorker(config, runtime).catch(async (error: unknown) => {
+          await api.app.close();
+          throw error;
+        });
   return {
     config,
     api,

@@ -1,56 +1,54 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import { AiLogUploader, type UploadResult } from '#libs/ai-log';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type Job, Worker } from 'bullmq';
+import { AccountDrainer } from '#libs/ai-log';
 import { GatewayConfig } from '#libs/config';
-import { JobName, type JobPayload, QueueName } from '#libs/queue';
+import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 
-/** Thin: unpacks the job and hands its log, or each log of a committed group, to AiLogUploader. */
-@Processor(QueueName.AiLogUpload)
-export class AiLogUploadProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
+/** The longest a drain's job lock lasts without renewal: BullMQ's default. */
+const MAX_LOCK_MS = 30_000;
+
+/**
+ * Thin: consumes the upload queue, whose jobs each wake one account, and hands the account to AccountDrainer. Up to
+ * UPLOAD_ACCOUNT_CONCURRENCY accounts are drained at once. The BullMQ worker is built here rather than by
+ * `@Processor`, whose options are fixed at compile time: its lock follows UPLOAD_CLAIM_MS.
+ */
+@Injectable()
+export class AiLogUploadProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AiLogUploadProcessor.name);
-  private closing = false;
+  private readonly shutdown = new AbortController();
+  private worker?: Worker;
+
   constructor(
-    private readonly uploader: AiLogUploader,
+    private readonly drainer: AccountDrainer,
     private readonly config: GatewayConfig,
-  ) {
-    super();
-  }
+    @Inject(QUEUE_BACKEND) private readonly backend: QueueBackend,
+  ) {}
 
   onApplicationBootstrap(): void {
-    // Concurrency is configuration, so it is set on the running worker rather than in the decorator.
-    this.worker.concurrency = this.config.uploadConcurrency;
+    // The job of a worker that died holds its account (its wake-ups wait behind it) until BullMQ finds it stalled:
+    // within about twice this, as a dead worker's claimed logs are retried after UPLOAD_CLAIM_MS.
+    const lockMs = Math.min(MAX_LOCK_MS, Math.ceil(this.config.uploadClaimMs / 2));
+    this.worker = new Worker(QueueName.AiLogUpload, (job) => this.process(job), {
+      connection: this.backend.connection as never,
+      prefix: this.backend.prefix,
+      concurrency: this.config.uploadAccountConcurrency,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+    });
     // Without a listener, a lost connection is an unhandled 'error' event that stops the worker's loop; with one,
     // BullMQ reconnects and carries on.
     this.worker.on('error', (error) => this.logger.warn(`queue connection: ${error.message}`));
   }
 
-  /** First shutdown phase: stop taking jobs and let in-flight uploads finish and be recorded while the database is up. */
+  /** First shutdown phase: take no more jobs, and let drains finish their in-flight uploads and record them while the database is up. */
   async onModuleDestroy(): Promise<void> {
-    this.closing = true;
-    await this.worker.close();
+    this.shutdown.abort();
+    await this.worker?.close();
   }
 
-  async process(job: Job): Promise<UploadResult | { uploaded: number; left: number }> {
-    if (job.name === JobName.QueueAiLogs) return this.uploadGroup((job.data as JobPayload[JobName.QueueAiLogs]).logIds);
-    return this.uploader.upload((job.data as JobPayload[JobName.UploadAiLog]).logId);
-  }
-
-  /**
-   * The first attempts of the logs one ingest transaction committed, one after the other (the account's weight budget
-   * paces them anyway). A log another job claimed meanwhile is skipped by its claim. On shutdown the rest is left
-   * `queued`: the relay queues it, as it does for a group whose worker died. An unexpected failure (database down)
-   * fails the job after the others were tried, and BullMQ retries it.
-   */
-  private async uploadGroup(logIds: string[]): Promise<{ uploaded: number; left: number }> {
-    let done = 0;
-    let failure: unknown;
-    for (const id of logIds) {
-      if (this.closing) break;
-      await this.uploader.upload(id).catch((error: unknown) => (failure ??= error));
-      done++;
-    }
-    if (failure) throw failure;
-    return { uploaded: done, left: logIds.length - done };
+  async process(job: Job): Promise<number> {
+    // A job of another name (an earlier version's, per log) carries nothing the relay does not find in PostgreSQL.
+    if (job.name !== JobName.DrainAccount) return 0;
+    return this.drainer.drain((job.data as JobPayload[JobName.DrainAccount]).accountId, this.shutdown.signal);
   }
 }

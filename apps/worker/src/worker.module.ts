@@ -7,12 +7,15 @@ import { EvidenceModule } from '#libs/evidence';
 import { IdempotencyModule } from '#libs/idempotency';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
 import { AiLogUploadProcessor } from './ai-log-upload.processor.js';
-import { AuditCheckpointScheduler } from './audit-checkpoint.scheduler.js';
-import { EvidenceSyncScheduler } from './evidence-sync.scheduler.js';
-import { IdempotencyPurgeScheduler } from './idempotency-purge.scheduler.js';
-import { RelayScheduler } from './relay.scheduler.js';
+import { AuditCheckpointTask } from './audit-checkpoint.task.js';
+import { EvidenceSyncTask } from './evidence-sync.task.js';
+import { HoldProbeTask } from './hold-probe.task.js';
+import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
+import { PeriodicSchedules } from './periodic-schedules.js';
+import { PeriodicWorkProcessor } from './periodic-work.processor.js';
+import { RelayTask } from './relay.task.js';
 
-/** The queue consumer that uploads logs. No HTTP listener. */
+/** The queue consumer that uploads logs, and runs the periodic work. No HTTP listener. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: GatewayConfig, runtime: Runtime): DynamicModule {
@@ -20,7 +23,16 @@ export class WorkerModule {
       module: WorkerModule,
       // AccountsModule gives the accounts an admin added their exchange clients in this process too.
       imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, EvidenceModule, AuditModule],
-      providers: [AiLogUploadProcessor, RelayScheduler, IdempotencyPurgeScheduler, EvidenceSyncScheduler, AuditCheckpointScheduler],
+      providers: [
+        AiLogUploadProcessor,
+        PeriodicWorkProcessor,
+        PeriodicSchedules,
+        RelayTask,
+        HoldProbeTask,
+        IdempotencyPurgeTask,
+        EvidenceSyncTask,
+        AuditCheckpointTask,
+      ],
     };
   }
 }

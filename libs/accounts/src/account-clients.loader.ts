@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '#libs/database';
 import { registerSecret } from '#libs/logging';
-import { WeexAccountClients } from '#libs/weex-client';
+import { WeexAccountClients } from '#libs/weex-nest';
 import { AccountSecrets } from './account-secrets.js';
 
 /** How often each process picks up accounts added or changed by an admin in another process. */

@@ -3,7 +3,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
 import { open, seal, secretsKeyFrom } from './secret-box.js';
-import { readOrCreateSecretFile } from '#libs/common';
+import { configuredOrSandboxSecret } from '#libs/common';
 
 export interface StoredCredentials {
   apiKey: string;
@@ -38,9 +38,7 @@ export class AccountSecrets {
 
   private secretsKey(): Buffer | undefined {
     if (this.key === undefined) {
-      const text =
-        this.config.secretsKey ??
-        (this.config.sandbox ? readOrCreateSecretFile(this.config.dataDir, 'sandbox-secrets-key', () => randomBytes(32).toString('hex')) : undefined);
+      const text = configuredOrSandboxSecret(this.config.secretsKey, this.config, 'sandbox-secrets-key', () => randomBytes(32).toString('hex'));
       this.key = text ? secretsKeyFrom(text) : null;
     }
     return this.key ?? undefined;

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
-import { WeexModule } from '#libs/weex-client';
+import { WeexModule } from '#libs/weex-nest';
 import { AccountAdminService } from './account-admin.service.js';
 import { AccountClientsLoader } from './account-clients.loader.js';
 import { AccountSecrets } from './account-secrets.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminAuthThrottle } from './admin-auth-throttle.js';
 import { AdminTokenService } from './admin-token.service.js';
 import { AgentAccessService } from './agent-access.service.js';
 import { AgentAuthGuard } from './agent-auth.guard.js';
+import { AgentQuota } from './agent-quota.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
 
 /** Accounts, their exchange clients, agent keys and the admin token. Both the API and the worker import it. */
@@ -18,12 +20,24 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
     AgentAccessService,
     AgentAuthGuard,
     AgentRateLimiter,
+    AgentQuota,
     AdminTokenService,
+    AdminAuthThrottle,
     AdminAuthGuard,
     AccountSecrets,
     AccountClientsLoader,
     AccountAdminService,
   ],
-  exports: [AccountsRepository, AgentAccessService, AgentAuthGuard, AgentRateLimiter, AdminTokenService, AdminAuthGuard, AccountAdminService],
+  exports: [
+    AccountsRepository,
+    AgentAccessService,
+    AgentAuthGuard,
+    AgentRateLimiter,
+    AgentQuota,
+    AdminTokenService,
+    AdminAuthThrottle,
+    AdminAuthGuard,
+    AccountAdminService,
+  ],
 })
 export class AccountsModule {}

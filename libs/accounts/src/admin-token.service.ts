@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
-import { readOrCreateSecretFile } from '#libs/common';
+import { configuredOrSandboxSecret } from '#libs/common';
 
 /**
  * The admin token in force: ADMIN_TOKEN, or in sandbox mode one made for the data directory (printed at start, like
@@ -17,8 +17,7 @@ export class AdminTokenService {
   token(): string | undefined {
     if (this.cached === undefined) {
       this.cached =
-        this.config.adminToken ??
-        (this.config.sandbox ? readOrCreateSecretFile(this.config.dataDir, 'sandbox-admin-token', () => `adm_${randomBytes(24).toString('base64url')}`) : null);
+        configuredOrSandboxSecret(this.config.adminToken, this.config, 'sandbox-admin-token', () => `adm_${randomBytes(24).toString('base64url')}`) ?? null;
     }
     registerSecret(this.cached);
     return this.cached ?? undefined;

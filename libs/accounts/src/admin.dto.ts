@@ -28,9 +28,17 @@ export class CreateAgentKeyDto {
   @IsString() @IsNotEmpty() @MaxLength(200) label: string;
 
   /** Default: logs:write and exchange:read; exchange:cancel must be asked for. */
-  @IsOptional() @IsArray() @ArrayUnique() @IsIn(AGENT_SCOPES, { each: true, message: `each of scopes must be one of ${AGENT_SCOPES.join(', ')}` })
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsIn(AGENT_SCOPES, { each: true, message: `each of scopes must be one of ${AGENT_SCOPES.join(', ')}` })
   scopes?: AgentScope[];
 
-  /** Requests per minute; default AGENT_RATE_LIMIT_PER_MIN; 0 means no limit. */
+  /** Logs (and other requests) per minute; default AGENT_RATE_LIMIT_PER_MIN; 0 means no limit. */
   @IsOptional() @IsInt() @Min(0) @Max(1_000_000) rateLimitPerMin?: number;
+}
+
+/** `GET /admin/agents?accountId=`: the keys of one account, or of all. */
+export class ListAgentKeysQueryDto {
+  @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) accountId?: string;
 }

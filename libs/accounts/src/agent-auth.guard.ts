@@ -1,15 +1,8 @@
-import {
-  type CanActivate,
-  type ExecutionContext,
-  ForbiddenException,
-  HttpException,
-  Injectable,
-  SetMetadata,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AgentScope } from '#libs/config';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
+import { rateLimited, type ReplyHeaders } from './agent-quota.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
 import { bearerToken } from './bearer-token.js';
 
@@ -21,13 +14,16 @@ export interface AgentRequest {
 
 const REQUIRED_SCOPE = 'agent:required-scope';
 
-/** The scope an agent key needs for a handler (or every handler of a controller). */
-export const RequireScope = (scope: AgentScope) => SetMetadata(REQUIRED_SCOPE, scope);
+/** The 403 message for a key without any of `scopes`. */
+export const lacksScope = (scopes: readonly AgentScope[]): string => `this agent key lacks the scope ${scopes.join(' or ')}`;
+
+/** The scope an agent key needs for a handler (or every handler of a controller); of several, any one will do. */
+export const RequireScope = (...scopes: [AgentScope, ...AgentScope[]]) => SetMetadata(REQUIRED_SCOPE, scopes);
 
 /**
  * Accepts `Authorization: Bearer <agent key>` for a key that exists and is not revoked (401 otherwise), and that
- * carries the scope the handler requires (403 otherwise, naming the scope), within the key's rate limit (429 with
- * Retry-After otherwise).
+ * carries a scope the handler accepts (403 otherwise, naming the scope), within the key's rate limit, where the
+ * request counts one (429 with Retry-After otherwise; a batch counts its other logs itself: AgentQuota).
  */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
@@ -43,14 +39,12 @@ export class AgentAuthGuard implements CanActivate {
     if (!key) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
     const agent = await this.accounts.findActiveKey(key);
     if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
-    const scope = this.reflector.getAllAndOverride<AgentScope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
-    if (scope && !agent.scopes.includes(scope)) throw new ForbiddenException(`this agent key lacks the scope ${scope}`);
-    const waitMs = await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
-    if (waitMs !== undefined) {
-      const seconds = Math.ceil(waitMs / 1000);
-      context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header('Retry-After', String(seconds));
-      throw new HttpException({ code: 'RATE_LIMITED', message: `this agent key made too many requests; retry in ${seconds} s` }, 429);
+    const scopes = this.reflector.getAllAndOverride<AgentScope[] | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
+    if (scopes && !scopes.some((scope) => agent.scopes.includes(scope))) {
+      throw new ForbiddenException(lacksScope(scopes));
     }
+    const waitMs = await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
+    if (waitMs !== undefined) throw rateLimited(context.switchToHttp().getResponse<ReplyHeaders>(), waitMs, 'this agent key made too many requests');
     request.agent = agent;
     return true;
   }

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { GatewayConfig } from '#libs/config';
+import { WatchedRedis } from '#libs/redis';
 
 const WINDOW_S = 60;
 /**
@@ -40,28 +40,43 @@ interface KeyState {
 export class AgentRateLimiter implements OnApplicationShutdown {
   private readonly limiters = new Map<number, RateLimiterAbstract>();
   private readonly keys = new Map<string, KeyState>();
-  private readonly redis?: Redis;
+  private readonly redis?: WatchedRedis;
 
   constructor(private readonly config: GatewayConfig) {
-    // Fail fast rather than queue commands while Redis is away; the insurance limiter answers then.
-    if (config.redisUrl) this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    this.redis?.on('error', () => {});
+    // Fail fast rather than queue commands while Redis is away or silent; the insurance limiter answers then.
+    if (config.redisUrl) {
+      const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+      this.redis = new WatchedRedis(config.redisUrl, 'agent-rate-limit', config.redisCommandTimeoutMs, options);
+    }
   }
 
-  /** Counts one request; resolves to undefined when allowed, or to the ms until the key may ask again. */
-  take(agentKeyId: string, perMinute: number | null): Promise<number | undefined> {
+  /**
+   * Counts `points` (a request, or the logs of a batch); resolves to undefined when allowed, or to the ms until the
+   * key may ask again. Points refused are given back, so that a batch refused leaves room for a smaller one.
+   */
+  take(agentKeyId: string, perMinute: number | null, points = 1): Promise<number | undefined> {
     const limit = perMinute ?? this.config.agentRateLimitPerMin;
     if (limit === 0) return Promise.resolve(undefined);
     const id = `${limit}:${agentKeyId}`;
     let state = this.keys.get(id);
     if (!state) this.keys.set(id, (state = { limit, agentKeyId, remaining: 0, resetAt: 0, inFlight: 0, pending: 0 }));
-    if (state.resetAt > Date.now() && state.remaining - state.inFlight - state.pending > Math.ceil(limit / 10)) {
-      if (state.pending++ === 0) setTimeout(() => void this.sendPending(state), GATHER_MS).unref();
+    if (state.resetAt > Date.now() && state.remaining - state.inFlight - state.pending - points >= Math.ceil(limit / 10)) {
+      if (state.pending === 0) setTimeout(() => void this.sendPending(state), GATHER_MS).unref();
+      state.pending += points;
       return Promise.resolve(undefined);
     }
     // Near the limit: what was let through goes first, so that this request's answer counts it.
     void this.sendPending(state);
-    return this.count(state, 1);
+    return this.countNearLimit(state, points);
+  }
+
+  private async countNearLimit(state: KeyState, points: number): Promise<number | undefined> {
+    const waitMs = await this.count(state, points);
+    if (waitMs !== undefined && points > 1)
+      await this.limiter(state.limit)
+        .reward(state.agentKeyId, points)
+        .catch(() => undefined);
+    return waitMs;
   }
 
   private async sendPending(state: KeyState): Promise<void> {

@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
-import { WeexModule } from '#libs/weex-client';
+import { IdempotencyModule } from '#libs/idempotency';
+import { WeexModule } from '#libs/weex-nest';
 import { AiLogAppender } from './ai-log-appender.js';
-import { AiLogRelay } from './ai-log-relay.service.js';
+import { AiLogRelay } from './ai-log-relay.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { AiLogService } from './ai-log.service.js';
-import { AiLogUploader } from './ai-log-uploader.service.js';
+import { AiLogUploader } from './ai-log-uploader.js';
+import { AccountDrainer } from './account-drainer.js';
+import { UploadHoldProbe } from './upload-hold-probe.js';
+import { UploadWakeups } from './upload-wakeups.js';
 
-/** Accepting AI logs from agents and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
+/** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
-  imports: [WeexModule],
-  providers: [AiLogRepository, AiLogAppender, AiLogService, AiLogUploader, AiLogRelay],
-  exports: [AiLogService, AiLogUploader, AiLogRelay, AiLogRepository],
+  imports: [WeexModule, IdempotencyModule],
+  providers: [AiLogRepository, AiLogAppender, AiLogService, AiLogUploader, AccountDrainer, UploadWakeups, AiLogRelay, UploadHoldProbe],
+  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe],
 })
 export class AiLogModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type AiLog, AiLogStatus, PrismaService, type UploadAttempt } from '#libs/database';
+import { canonicalReceiptPieces, GENESIS_HASH, storableText } from '#libs/audit-chain';
+import { type AiLog, AiLogStatus, Prisma, PrismaService, type UploadAttempt } from '#libs/database';
 
 export interface AttemptRecord {
   target: 'simulator' | 'exchange';
@@ -14,16 +15,16 @@ export interface AttemptRecord {
 
 export type AiLogWithAttempts = AiLog & { attempts: UploadAttempt[] };
 
-/** A claimed log, and whether its account's uploads are paused (then it is handed back unsent). */
-export interface ClaimedLog {
-  log: AiLog;
+/** What a drainer's claim found: the log it now sends, if one was due, and whether the account's uploads are paused. */
+export interface Claim {
+  log: AiLog | null;
   paused: boolean;
 }
 
-/** A log to (re)queue: its job id is made of both. */
-export interface DueLog {
+/** A failed log an admin sent back to the queue. */
+export interface RequeuedLog {
   id: string;
-  attemptCount: number;
+  accountId: string;
 }
 
 /** Which failed logs an admin retry takes; every field narrows it. */
@@ -51,79 +52,99 @@ export class AiLogRepository {
   }
 
   /**
-   * Marks a due log as being uploaded by the caller until `claimMs` from now, and says whether an admin has paused its
-   * account. A log whose claim lapsed (its worker died mid-upload) can be claimed again; since that upload may have
-   * reached the exchange, it is recorded as an `uncertain` attempt first. Returns null when the log is not claimable
-   * (done, or held by a live claim). One statement: two workers claiming at once wait on the row lock, and the second
-   * finds the claim taken.
+   * Claims the account's longest-due log for sending (`uploading` until `claimMs` from now, one more attempt), unless
+   * an admin has paused the account. The drainer claims a log only when the weight to send it is in hand and the
+   * request goes out right after: a claim is an attempt under way, so a claim that lapses (its worker died) is an
+   * attempt whose outcome is unknown (recoverLapsedClaims). SKIP LOCKED: drainers claiming at once get different logs.
    */
-  async claim(id: string, claimMs: number): Promise<ClaimedLog | null> {
+  async claimNext(accountId: string, claimMs: number): Promise<Claim> {
     const now = new Date();
-    const rows = await this.prisma.$queryRaw<Array<AiLog & { lapsed: boolean; paused: boolean }>>`
-      WITH target AS (
-        SELECT id, status = 'uploading' AS lapsed FROM ai_logs
-        WHERE id = ${id}::uuid AND (status IN ('queued', 'retrying') OR (status = 'uploading' AND claimed_until < ${now}))
-        FOR UPDATE
+    const [row] = await this.prisma.$queryRaw<Array<Partial<AiLog> & { paused: boolean | null }>>`
+      WITH account AS (SELECT uploads_paused_at IS NOT NULL AS paused FROM accounts WHERE id = ${accountId}),
+      target AS (
+        SELECT id FROM ai_logs
+        WHERE account_id = ${accountId} AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now}
+          AND NOT coalesce((SELECT paused FROM account), false)
+        ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+      ),
+      claimed AS (
+        UPDATE ai_logs l
+        SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${new Date(now.getTime() + claimMs)}, updated_at = ${now}
+        FROM target t WHERE l.id = t.id
+        RETURNING l.id, l.account_id AS "accountId", l.agent_key_id AS "agentKeyId", l.order_id AS "orderId", l.stage, l.model,
+          l.input, l.output, l.explanation, l.status::text AS status, l.attempt_count AS "attemptCount", l.last_error AS "lastError",
+          l.next_attempt_at AS "nextAttemptAt", l.claimed_until AS "claimedUntil", l.received_at AS "receivedAt",
+          l.uploaded_at AS "uploadedAt", l.retried_at AS "retriedAt", l.updated_at AS "updatedAt", l.seq,
+          l.prev_hash AS "prevHash", l.hash
       )
-      UPDATE ai_logs l
-      SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${new Date(now.getTime() + claimMs)}, updated_at = ${now}
-      FROM target t WHERE l.id = t.id
-      RETURNING l.id, l.account_id AS "accountId", l.agent_key_id AS "agentKeyId", l.order_id AS "orderId", l.stage, l.model,
-        l.input, l.output, l.explanation, l.status::text AS status, l.attempt_count AS "attemptCount", l.last_error AS "lastError",
-        l.next_attempt_at AS "nextAttemptAt", l.claimed_until AS "claimedUntil", l.received_at AS "receivedAt",
-        l.uploaded_at AS "uploadedAt", l.retried_at AS "retriedAt", l.updated_at AS "updatedAt", l.seq,
-        l.prev_hash AS "prevHash", l.hash, t.lapsed,
-        EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id AND a.uploads_paused_at IS NOT NULL) AS paused`;
-    if (rows.length === 0) return null;
-    const { lapsed, paused, ...log } = rows[0];
-    if (lapsed) {
-      await this.prisma.uploadAttempt.create({
-        data: {
-          logId: id, target: 'exchange', url: '', startedAt: now, finishedAt: now, latencyMs: 0, outcome: 'uncertain',
-          exchangeMessage: 'the worker stopped before recording the outcome of this attempt',
-        },
-      });
-    }
-    return { log, paused };
+      SELECT (SELECT paused FROM account) AS paused, claimed.* FROM (SELECT 1) AS one LEFT JOIN claimed ON true`;
+    const { paused, ...log } = row;
+    return { paused: paused === true, log: log.id ? (log as AiLog) : null };
+  }
+
+  /** When the account's next waiting log is due (past or future); null when it has none waiting. */
+  async nextDueAt(accountId: string): Promise<Date | null> {
+    const [row] = await this.prisma.$queryRaw<Array<{ at: Date | null }>>`
+      SELECT min(next_attempt_at) AS at FROM ai_logs WHERE account_id = ${accountId} AND status IN ('queued', 'retrying')`;
+    return row.at;
   }
 
   /**
-   * Logs the relay should (re)queue: due and waiting, or holding a lapsed claim, of accounts whose uploads are not
-   * paused. In id (time) order, after `after`.
+   * Accounts, not paused, with a log due at or before `dueBefore`: one look into each account's waiting logs, however
+   * long its backlog.
    */
-  async findDue(dueBefore: Date, limit: number, after?: string): Promise<DueLog[]> {
-    return this.prisma.aiLog.findMany({
-      where: {
-        id: after ? { gt: after } : undefined,
-        account: { uploadsPausedAt: null },
-        OR: [
-          { status: { in: [AiLogStatus.queued, AiLogStatus.retrying] }, nextAttemptAt: { lte: dueBefore } },
-          { status: AiLogStatus.uploading, claimedUntil: { lt: new Date() } },
-        ],
-      },
-      select: { id: true, attemptCount: true },
-      orderBy: { id: 'asc' },
-      take: limit,
-    });
+  async accountsWithDueLogs(dueBefore: Date): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      SELECT a.id FROM accounts a WHERE a.uploads_paused_at IS NULL AND EXISTS (
+        SELECT 1 FROM ai_logs l WHERE l.account_id = a.id AND l.status IN ('queued', 'retrying') AND l.next_attempt_at <= ${dueBefore})`;
+    return rows.map((row) => row.id);
   }
 
   /**
-   * Hands back a claimed log whose attempt never reached the exchange: due again at `nextAttemptAt`. The claim count
-   * stays, so that the relay queues it under a job id of its own.
+   * Claims that lapsed (their worker died mid-upload) end as an `uncertain` attempt, since the request may have
+   * reached the exchange, and their logs are due again now. Each is recorded as a link of its account's receipt chain,
+   * like any attempt; a claim another relay ended first is left alone. Returns the accounts of those logs.
+   */
+  async recoverLapsedClaims(maxLogs = 500): Promise<string[]> {
+    const now = new Date();
+    const lapsed = await this.prisma.$queryRaw<Array<{ id: string; accountId: string }>>`
+      SELECT id::text, account_id AS "accountId" FROM ai_logs WHERE status = 'uploading' AND claimed_until < ${now} LIMIT ${maxLogs}`;
+    const accounts = new Set<string>();
+    for (const { id, accountId } of lapsed) {
+      const attempt: AttemptRecord = {
+        target: 'exchange',
+        url: '',
+        startedAt: now,
+        finishedAt: now,
+        outcome: 'uncertain',
+        exchangeMessage: 'the worker stopped before recording the outcome of this attempt',
+      };
+      const recorded = await this.recordReceipt(id, attempt, AiLogStatus.retrying, {
+        guard: Prisma.sql`l.status = 'uploading' AND l.claimed_until < ${now}`,
+        then: Prisma.sql`UPDATE ai_logs SET status = 'retrying', claimed_until = NULL, next_attempt_at = ${now}, updated_at = ${now}
+          FROM link WHERE ai_logs.id = ${id}::uuid`,
+      });
+      if (recorded) accounts.add(accountId);
+    }
+    return [...accounts];
+  }
+
+  /**
+   * Hands back a claimed log whose request was never sent (something failed before it could be): due again at
+   * `nextAttemptAt`, and the attempt its claim counted is taken back.
    */
   async release(id: string, nextAttemptAt: Date): Promise<void> {
-    await this.prisma.aiLog.updateMany({
-      where: { id, status: AiLogStatus.uploading },
-      data: { status: AiLogStatus.retrying, claimedUntil: null, nextAttemptAt },
-    });
+    await this.prisma.$executeRaw`
+      UPDATE ai_logs SET status = CASE WHEN attempt_count > 1 THEN 'retrying'::ai_log_status ELSE 'queued'::ai_log_status END,
+        attempt_count = attempt_count - 1, claimed_until = NULL, next_attempt_at = ${nextAttemptAt}, updated_at = ${new Date()}
+      WHERE id = ${id}::uuid AND status = 'uploading'`;
   }
 
   /**
-   * An admin retry: the failed logs matching the filter go back to `queued`, due now; returns them, to be queued.
-   * attempt_count is kept, not reset: it names the jobs of a log's attempts, and a new job must not take the id of an
-   * old one the queue still keeps (BullMQ ignores an add whose id it holds).
+   * An admin retry: the failed logs matching the filter go back to `queued`, due now; returns them, so that their
+   * accounts are woken. attempt_count keeps counting every attempt the log had.
    */
-  async requeueFailed(filter: FailedLogFilter): Promise<DueLog[]> {
+  async requeueFailed(filter: FailedLogFilter): Promise<RequeuedLog[]> {
     const { id, accountId, receivedFrom, receivedBefore, errorContains } = filter;
     return this.prisma.aiLog.updateManyAndReturn({
       where: {
@@ -134,38 +155,148 @@ export class AiLogRepository {
         lastError: errorContains === undefined ? undefined : { contains: errorContains, mode: 'insensitive' },
       },
       data: { status: AiLogStatus.queued, nextAttemptAt: new Date(), retriedAt: new Date(), claimedUntil: null },
-      select: { id: true, attemptCount: true },
+      select: { id: true, accountId: true },
     });
   }
 
-  /** When an account's uploads resume: every log of it that waits is due now. Returns them, to be queued. */
-  async makeDueNow(accountId: string): Promise<DueLog[]> {
-    return this.prisma.aiLog.updateManyAndReturn({
-      where: { accountId, status: { in: [AiLogStatus.queued, AiLogStatus.retrying] } },
-      data: { nextAttemptAt: new Date() },
-      select: { id: true, attemptCount: true },
-    });
+  /**
+   * When an account's uploads resume: every log of it that waits is due now, and the time it waited paused (since
+   * `pausedAt`) does not count against its retry horizon (the horizon's start moves on by that much). Says how many.
+   */
+  async makeDueNow(accountId: string, pausedAt: Date | null = null): Promise<number> {
+    const now = new Date();
+    return this.prisma.$executeRaw`
+      UPDATE ai_logs SET next_attempt_at = ${now}, updated_at = ${now},
+        retried_at = CASE WHEN ${pausedAt}::timestamptz IS NULL THEN retried_at
+          ELSE coalesce(retried_at, received_at) + (${now}::timestamptz - greatest(coalesce(retried_at, received_at), ${pausedAt}::timestamptz)) END
+      WHERE account_id = ${accountId} AND status IN ('queued', 'retrying')`;
   }
 
-  /** Records one attempt and the state it leads to, together, in one statement. */
+  /**
+   * Holds the account's uploads for a reason the exchange gave (e.g. `ip_not_allowlisted`) unless they are paused
+   * already; true when this call held them, so that one alert is raised per hold.
+   */
+  async holdUploads(accountId: string, reason: string): Promise<boolean> {
+    const held = await this.prisma.$executeRaw`
+      UPDATE accounts SET uploads_paused_at = now(), uploads_pause_reason = ${reason} WHERE id = ${accountId} AND uploads_paused_at IS NULL`;
+    return held > 0;
+  }
+
+  /** Accounts whose uploads are held for `reason`. */
+  async accountsHeldFor(reason: string): Promise<string[]> {
+    const rows = await this.prisma.account.findMany({ where: { uploadsPauseReason: reason, uploadsPausedAt: { not: null } }, select: { id: true } });
+    return rows.map((row) => row.id);
+  }
+
+  /** Ends a hold, if the account is still held for `reason` (an admin pause is left alone); says since when it was held. */
+  async releaseHold(accountId: string, reason: string): Promise<Date | null> {
+    const rows = await this.prisma.$queryRaw<Array<{ pausedAt: Date }>>`
+      UPDATE accounts a SET uploads_paused_at = NULL, uploads_pause_reason = NULL
+      FROM (SELECT id, uploads_paused_at FROM accounts WHERE id = ${accountId} FOR UPDATE) before
+      WHERE a.id = before.id AND a.uploads_pause_reason = ${reason} AND a.uploads_paused_at IS NOT NULL
+      RETURNING before.uploads_paused_at AS "pausedAt"`;
+    return rows[0]?.pausedAt ?? null;
+  }
+
+  /**
+   * Records one attempt and the state it leads to, together, in one statement; the attempt becomes the next link of its
+   * account's receipt chain (docs/audit.md), so that neither can be changed later without trace. `claimedAttempt` is
+   * the attempt number the sender's claim made: if that claim lapsed and the log was claimed again meanwhile (a worker
+   * that stalled past UPLOAD_CLAIM_MS), the attempt is still recorded, with the state the log is in, and the state
+   * is left to the newer claim. Only a success always sets it: the log is at the exchange.
+   */
   async finishAttempt(
     id: string,
+    claimedAttempt: number,
     attempt: AttemptRecord,
     status: AiLogStatus,
     lastError: string | null,
     nextAttemptAt?: Date,
   ): Promise<void> {
-    const latencyMs = attempt.finishedAt.getTime() - attempt.startedAt.getTime();
     const uploadedAt = status === AiLogStatus.uploaded ? attempt.finishedAt : null;
-    await this.prisma.$executeRaw`
-      WITH attempt AS (
-        INSERT INTO upload_attempts (log_id, target, url, started_at, finished_at, latency_ms, outcome, http_status, exchange_code, exchange_message)
-        VALUES (${id}::uuid, ${attempt.target}, ${attempt.url}, ${attempt.startedAt}, ${attempt.finishedAt}, ${latencyMs}, ${attempt.outcome},
-                ${attempt.httpStatus ?? null}::int, ${attempt.exchangeCode ?? null}, ${attempt.exchangeMessage ?? null})
-      )
-      UPDATE ai_logs SET status = ${status}::ai_log_status, last_error = ${lastError}, claimed_until = NULL,
-        next_attempt_at = coalesce(${nextAttemptAt ?? null}::timestamptz, next_attempt_at),
-        uploaded_at = coalesce(${uploadedAt}::timestamptz, uploaded_at), updated_at = ${new Date()}
-      WHERE id = ${id}::uuid`;
+    const recorded = await this.recordReceipt(id, attempt, status, {
+      guard: status === AiLogStatus.uploaded ? undefined : Prisma.sql`l.status = 'uploading' AND l.attempt_count = ${claimedAttempt}`,
+      then: Prisma.sql`
+        UPDATE ai_logs SET status = ${status}::ai_log_status, last_error = ${lastError}, claimed_until = NULL,
+          next_attempt_at = coalesce(${nextAttemptAt ?? null}::timestamptz, next_attempt_at),
+          uploaded_at = coalesce(${uploadedAt}::timestamptz, uploaded_at), updated_at = ${new Date()}
+        FROM link WHERE ai_logs.id = ${id}::uuid`,
+    });
+    if (recorded) return;
+    const [log] = await this.prisma.$queryRaw<Array<{ status: AiLogStatus }>>`SELECT status::text AS status FROM ai_logs WHERE id = ${id}::uuid`;
+    await this.recordReceipt(id, attempt, log.status);
   }
+
+  /**
+   * Inserts an attempt as the next link of its account's receipt chain, and runs `then` (which may read the CTE `link`)
+   * in the same statement: one round trip. The statement's first step locks the chain's head row, which its commit
+   * releases: attempts of one account queue for one statement each, never across a round trip, and ingest's
+   * `audit_heads` is not touched. The link's hash is SHA-256 of the head's hash and the canonical receipt, whose text
+   * libs/audit-chain writes around the fields PostgreSQL puts in (the log's account and link, the next seq; to_json
+   * escapes an account id, a hex hash, as JSON.stringify does). An account's first attempt finds no head row: it is
+   * made, and the statement runs again. The log's row is locked with the head (every call locks the two in the same
+   * order), so that `guard`, a condition on the log `l`, is judged on its latest state: when it does not hold,
+   * nothing is recorded and this returns false.
+   */
+  private async recordReceipt(
+    id: string,
+    attempt: AttemptRecord,
+    status: AiLogStatus,
+    { guard, then }: { guard?: Prisma.Sql; then?: Prisma.Sql } = {},
+  ): Promise<boolean> {
+    const receipt = {
+      logId: id,
+      target: attempt.target,
+      url: storableText(attempt.url),
+      startedAt: attempt.startedAt.toISOString(),
+      finishedAt: attempt.finishedAt.toISOString(),
+      outcome: attempt.outcome,
+      httpStatus: attempt.httpStatus ?? null,
+      exchangeCode: nullableText(attempt.exchangeCode),
+      exchangeMessage: nullableText(attempt.exchangeMessage),
+      status,
+    };
+    const [accountIs, logHashIs, logSeqIs, seqIs, end] = canonicalReceiptPieces(receipt);
+    const latencyMs = attempt.finishedAt.getTime() - attempt.startedAt.getTime();
+    for (let tries = 0; ; tries++) {
+      const linked = await this.prisma.$queryRaw<Array<{ seq: string }>>`
+        WITH head AS (
+          SELECT h.account_id, h.seq, h.hash, l.seq AS log_seq, l.hash AS log_hash
+          FROM ai_logs l JOIN audit_receipt_heads h ON h.account_id = l.account_id
+          WHERE l.id = ${id}::uuid ${guard ? Prisma.sql`AND (${guard})` : Prisma.empty} FOR UPDATE OF h, l
+        ), link AS (
+          SELECT account_id, seq + 1 AS seq, hash AS prev_hash, encode(sha256(convert_to(hash || ${accountIs} || to_json(account_id)::text
+            || ${logHashIs} || coalesce(to_json(log_hash)::text, 'null') || ${logSeqIs} || coalesce(log_seq::text, 'null') || ${seqIs} || (seq + 1)::text || ${end},
+            'UTF8')), 'hex') AS hash
+          FROM head
+        ), recorded AS (
+          INSERT INTO upload_attempts (log_id, target, url, started_at, finished_at, latency_ms, outcome, http_status, exchange_code, exchange_message,
+                                       account_id, receipt_seq, prev_hash, hash, log_status)
+          SELECT ${id}::uuid, ${receipt.target}, ${receipt.url}, ${attempt.startedAt}, ${attempt.finishedAt}, ${latencyMs}, ${attempt.outcome},
+                 ${receipt.httpStatus}::int, ${receipt.exchangeCode}, ${receipt.exchangeMessage}, account_id, seq, prev_hash, hash, ${status}::ai_log_status
+          FROM link
+        ), moved AS (
+          UPDATE audit_receipt_heads h SET seq = link.seq, hash = link.hash, updated_at = ${attempt.finishedAt} FROM link WHERE h.account_id = link.account_id
+        )${then ? Prisma.sql`, state AS (${then})` : Prisma.empty}
+        SELECT seq::text AS seq FROM link`;
+      if (linked.length > 0) return true;
+      const [found] = await this.prisma.$queryRaw<Array<{ head: boolean }>>`
+        SELECT EXISTS (SELECT 1 FROM audit_receipt_heads h WHERE h.account_id = l.account_id) AS head FROM ai_logs l WHERE l.id = ${id}::uuid`;
+      if (!found) throw new Error(`no AI log ${id} to record an upload attempt for`);
+      // A head found now may have been made by another first attempt since the statement ran: only a statement that
+      // ran with the head in place says that the guard does not hold.
+      if (found.head) {
+        if (tries > 0) return false;
+        continue;
+      }
+      if (tries > 0) throw new Error(`the receipt chain of log ${id}'s account has no head`);
+      await this.prisma.$executeRaw`
+        INSERT INTO audit_receipt_heads (account_id, seq, hash) SELECT account_id, 0, ${GENESIS_HASH} FROM ai_logs WHERE id = ${id}::uuid
+        ON CONFLICT (account_id) DO NOTHING`;
+    }
+  }
+}
+
+function nullableText(text: string | undefined): string | null {
+  return text === undefined ? null : storableText(text);
 }

@@ -3,16 +3,15 @@ import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { canonicalJson, canonicalLogParts } from '#libs/audit-chain';
 import { stringifyJson, uuidv7 } from '#libs/common';
-import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
+import type { IdempotencyClaim } from '#libs/idempotency';
+import { QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { AiLogAppender, type LogToAppend } from './ai-log-appender.js';
 import { GroupCommit } from './group-commit.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { type AiLogView, toAiLogView } from './ai-log.view.js';
 import type { CreateAiLogDto } from './create-ai-log.dto.js';
 import { readOrderId } from './order-id.js';
-import { queueLogsJobOptions } from './upload-job.js';
-
-const ENQUEUE_WAIT_MS = 2_000;
+import { queueWakeups } from './upload-job.js';
 
 export interface Author {
   accountId: string;
@@ -25,13 +24,21 @@ export interface Accepted {
   receivedAt: string;
 }
 
+/** An Idempotency-Key's claim, and the answer a retry with it replays, made from what the logs were accepted as. */
+export interface KeyedAnswer {
+  claim: IdempotencyClaim;
+  answer(accepted: Accepted[]): unknown;
+}
+
+const acceptedAs = (ids: string[], receivedAt: Date): Accepted[] => ids.map((id) => ({ id, status: 'queued', receivedAt: receivedAt.toISOString() }));
+
 @Injectable()
 export class AiLogService {
   private readonly logger = new Logger(AiLogService.name);
-  /** Queues the ids of concurrent requests in one job (one Redis round trip) per group, like the commits. */
-  private readonly enqueues = new GroupCommit<string, void>(async (ids) => {
-    await this.enqueue(ids);
-    return ids.map(() => undefined);
+  /** Wakes the accounts of concurrent requests' logs in one queue write (one Redis round trip) per group, like the commits. */
+  private readonly enqueues = new GroupCommit<string, void>(async (accountIds) => {
+    await this.enqueue(accountIds);
+    return accountIds.map(() => undefined);
   }, 1_000);
 
   constructor(
@@ -45,44 +52,43 @@ export class AiLogService {
    * Commits the log, then queues it. The answer is given only after the commit; a queue failure does not
    * undo it, since the log is in the database with status `queued`.
    */
-  accept(dto: CreateAiLogDto, author: Author): Promise<Accepted> {
-    return this.acceptMany([dto], author).then(([accepted]) => accepted);
+  accept(dto: CreateAiLogDto, author: Author, keyed?: KeyedAnswer): Promise<Accepted> {
+    return this.acceptMany([dto], author, keyed).then(([accepted]) => accepted);
   }
 
   /**
    * Commits the logs (with other requests' logs, in one transaction: group commit) and appends them to the account's
-   * audit chain, then queues them together. Answers in the order given.
+   * audit chain, then queues them together. Answers in the order given. With `keyed`, the Idempotency-Key and the
+   * answer it replays are recorded in the same transaction (IdempotencyKeyTakenError if another request had it).
    */
-  acceptMany(dtos: CreateAiLogDto[], author: Author): Promise<Accepted[]> {
+  acceptMany(dtos: CreateAiLogDto[], author: Author, keyed?: KeyedAnswer): Promise<Accepted[]> {
     // Not async itself: a suspended async function would keep `dtos`, the parsed logs, alive until the commit.
-    return this.appendAndQueue(dtos.map((dto) => toLogToAppend(dto, author)));
+    return this.appendAndQueue(
+      dtos.map((dto) => toLogToAppend(dto, author)),
+      keyed,
+    );
   }
 
-  private async appendAndQueue(logs: LogToAppend[]): Promise<Accepted[]> {
-    const receipts = await this.appender.append(logs);
-    await this.enqueues.submit(logs.map((log) => log.id));
-    return receipts.map((receipt, i) => ({ id: logs[i].id, status: 'queued', receivedAt: receipt.receivedAt.toISOString() }));
+  private async appendAndQueue(logs: LogToAppend[], keyed?: KeyedAnswer): Promise<Accepted[]> {
+    const ids = logs.map((log) => log.id);
+    const key = keyed && { claim: keyed.claim, answer: (at: Date) => stringifyJson(keyed.answer(acceptedAs(ids, at))) };
+    const receivedAt = await this.appender.append(logs, key);
+    await this.enqueues.submit(logs.map((log) => log.accountId));
+    return acceptedAs(ids, receivedAt);
   }
 
   /**
-   * Waits for the queue at most ENQUEUE_WAIT_MS: when Redis goes away mid-call an add waits in ioredis's offline
-   * queue, and the agent should not wait with it. The log is committed either way.
+   * Waits for the queue at most REDIS_COMMAND_TIMEOUT_MS (the queue connection's command timeout), and not at all
+   * while Redis is away or has left a command unanswered since it last answered: the agent should not wait on Redis.
+   * The log is committed either way, and the relay wakes its account from PostgreSQL once the queue answers again.
    */
-  private async enqueue(ids: string[]): Promise<void> {
-    // While Redis is away, an add would only wait; the relay queues these logs from PostgreSQL once it is back.
+  private async enqueue(accountIds: string[]): Promise<void> {
     if (!this.backend.ready()) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`queue did not answer within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS);
-    });
     try {
-      const payload: JobPayload[JobName.QueueAiLogs] = { logIds: ids };
-      await Promise.race([this.queue.add(JobName.QueueAiLogs, payload, queueLogsJobOptions(ids[0])), timeout]);
+      await queueWakeups(this.queue, accountIds);
     } catch (error) {
-      // The relay queues these from PostgreSQL once the queue answers again.
-      this.logger.error(`${ids.length} log(s) committed but not queued yet (first ${ids[0]}): ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
+      // The relay wakes these accounts from PostgreSQL once the queue answers again.
+      this.logger.error(`${accountIds.length} log(s) committed but their account not woken yet (${accountIds[0]}): ${(error as Error).message}`);
     }
   }
 

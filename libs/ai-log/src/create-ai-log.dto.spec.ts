@@ -22,9 +22,17 @@ describe('CreateAiLogDto', () => {
     expect(errorsOf({ ...valid, orderId: null })).toEqual({});
   });
 
-  it('counts explanation length in code points: 1000 emoji pass, 1001 do not', () => {
-    expect(errorsOf({ ...valid, explanation: '😀'.repeat(1000) })).toEqual({});
-    expect(errorsOf({ ...valid, explanation: '😀'.repeat(1001) }).explanation[0]).toMatch(/at most 1000 characters/);
+  it('counts explanation length in UTF-16 code units, as WEEX (Java) does: an emoji counts 2', () => {
+    expect(errorsOf({ ...valid, explanation: 'a'.repeat(1000) })).toEqual({});
+    expect(errorsOf({ ...valid, explanation: 'a'.repeat(998) + '😀' })).toEqual({});
+    expect(errorsOf({ ...valid, explanation: '😀'.repeat(500) })).toEqual({});
+    // 1000 code points, 1001 UTF-16 units: Java's String.length() says 1001.
+    expect(errorsOf({ ...valid, explanation: 'a'.repeat(999) + '😀' })).toEqual({
+      explanation: [
+        'explanation must be at most 1000 characters counted as UTF-16 code units, as WEEX (Java) counts them, an emoji counting 2; got 1001 (1000 code points)',
+      ],
+    });
+    expect(errorsOf({ ...valid, explanation: '😀'.repeat(501) }).explanation).toHaveLength(1);
   });
 
   it('names every failing field, unknown ones included', () => {

@@ -1,45 +1,60 @@
-import {
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  registerDecorator,
-  type ValidationArguments,
-  type ValidationOptions,
-} from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { findUnstorableText, holdsOnlyStorableText } from '#libs/common';
 import { readOrderId } from './order-id.js';
 
-/** Explanations are limited to this many characters, counted as Unicode code points (an emoji counts once). */
+/**
+ * Explanations are limited to this many characters, counted as UTF-16 code units (an emoji outside the BMP counts
+ * two). The spec says "1000 characters" without saying how; its types (Long, Integer, String) point to a Java backend,
+ * whose String.length() counts UTF-16 units. Counting the same way here refuses at ingest, where the agent can still
+ * fix the log, what the exchange would otherwise refuse at upload, where the log fails for good.
+ */
 export const MAX_EXPLANATION_CHARS = 1000;
+const EXPLANATION_RULE =
+  `At most ${MAX_EXPLANATION_CHARS} characters, counted as UTF-16 code units, as WEEX's Java backend counts them (String.length()): ` +
+  'an emoji such as 😀 counts 2 (JavaScript: s.length; Python: len(s.encode("utf-16-le")) // 2). A longer one is refused here ' +
+  'with 400 rather than failing at the exchange after the 202.';
 
 /** The body an agent posts after each decision. */
 export class CreateAiLogDto {
   @IsOptional()
   @IsOrderId()
   @JSONSchema({
-    description: 'The exchange order this decision led to: a JSON integer of any size or a string of digits, 1 to 2^63-1. Kept digit-exact.',
-    oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[0-9]+$' }],
+    description: 'The exchange order this decision led to: a JSON integer of any size or a string of digits, 1 to 2^63-1, or null. Kept digit-exact.',
+    oneOf: [
+      { type: 'integer', minimum: 1 },
+      { type: 'string', pattern: '^[0-9]+$' },
+      { type: 'object', nullable: true, enum: [null] },
+    ],
     example: '737185556881998184',
   })
   orderId?: unknown;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
+  @IsStorableText()
   stage: string;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
+  @IsStorableText()
   model: string;
 
   @IsJsonObject()
-  @JSONSchema({ type: 'object' })
+  @IsStorableText()
+  @JSONSchema({ type: 'object', additionalProperties: true, description: 'The prompt or data given to the model: any JSON object, numbers kept as written.' })
   input: Record<string, unknown>;
 
   @IsJsonObject()
-  @JSONSchema({ type: 'object' })
+  @IsStorableText()
+  @JSONSchema({ type: 'object', additionalProperties: true, description: "The model's output: any JSON object, numbers kept as written." })
   output: Record<string, unknown>;
 
   @IsString()
-  @MaxCodePoints(MAX_EXPLANATION_CHARS)
-  @JSONSchema({ maxLength: MAX_EXPLANATION_CHARS, description: 'At most 1000 characters, counted as Unicode code points (an emoji counts once).' })
+  @IsStorableText()
+  @MaxUtf16Units(MAX_EXPLANATION_CHARS)
+  // maxLength counts code points (JSON Schema), a bound the UTF-16 rule implies but looser: the description is the rule.
+  @JSONSchema({ maxLength: MAX_EXPLANATION_CHARS, description: EXPLANATION_RULE })
   explanation: string;
 }
 
@@ -78,22 +93,42 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-function MaxCodePoints(max: number): PropertyDecorator {
+/**
+ * Strings, and in objects every key and string at any depth, that PostgreSQL can store: no U+0000, no lone UTF-16
+ * surrogate. The message names the exact place (`input.a.b.2`).
+ */
+function IsStorableText(): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
-      name: 'maxCodePoints',
+      name: 'isStorableText',
       target: target.constructor,
       propertyName: propertyName as string,
-      constraints: [max],
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || countCodePoints(value) <= max,
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property} must be at most ${max} characters (Unicode code points); got ${countCodePoints(String(args?.value))}`,
+        validate: (value: unknown) => holdsOnlyStorableText(value),
+        defaultMessage: (args?: ValidationArguments) => findUnstorableText(args?.value, args?.property ?? '')?.message ?? '',
       },
     });
 }
 
-export function countCodePoints(text: string): number {
+/** String.length: UTF-16 code units, as Java counts them (see MAX_EXPLANATION_CHARS). */
+function MaxUtf16Units(max: number): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'maxUtf16Units',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      constraints: [max],
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value.length <= max,
+        defaultMessage: (args?: ValidationArguments) => {
+          const text = String(args?.value);
+          return `${args?.property} must be at most ${max} characters counted as UTF-16 code units, as WEEX (Java) counts them, an emoji counting 2; got ${text.length} (${countCodePoints(text)} code points)`;
+        },
+      },
+    });
+}
+
+function countCodePoints(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;

@@ -53,11 +53,15 @@ describe('GroupCommit', () => {
   it('runs up to maxInFlight writes at once, and groups what arrives while all are busy into the next', async () => {
     const writes: number[][] = [];
     const gates: Array<() => void> = [];
-    const commit = new GroupCommit<number, number>(async (items) => {
-      writes.push(items);
-      await new Promise<void>((resolve) => gates.push(resolve));
-      return items;
-    }, 500, 2);
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return items;
+      },
+      500,
+      2,
+    );
     const results = [commit.submit([1])];
     await tick();
     results.push(commit.submit([2]));
@@ -71,5 +75,48 @@ describe('GroupCommit', () => {
     gates[0]();
     gates[2]();
     expect(await Promise.all(results)).toEqual([[1], [2], [3], [4]]);
+  });
+
+  it('counts maxItems by weight when given one', async () => {
+    const writes: string[][] = [];
+    const commit = new GroupCommit<string, string>(async (items) => (writes.push(items), items), 5, 1, { weigh: (item) => item.length });
+    await Promise.all([commit.submit(['a']), commit.submit(['bbb']), commit.submit(['cc']), commit.submit(['dddddd'])]);
+    expect(writes).toEqual([['a', 'bbb'], ['cc'], ['dddddd']]);
+  });
+
+  it('writes the submissions again in halves when `isolate` blames one, so that only its caller fails', async () => {
+    const writes: number[][] = [];
+    const poisoned = new Error('22P05 data');
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        writes.push(items);
+        if (items.includes(13)) throw poisoned;
+        return items.map((i) => i * 10);
+      },
+      500,
+      1,
+      { isolate: (error) => error === poisoned },
+    );
+    const submissions = [[1], [2, 3], [13], [4], [5], [6, 7], [8], [9]];
+    const settled = await Promise.allSettled(submissions.map((items) => commit.submit(items)));
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : 'failed'))).toEqual([[10], [20, 30], 'failed', [40], [50], [60, 70], [80], [90]]);
+    // The whole group, then halves down to the culprit: 1 + 2·log2(8) writes, each good submission committed once.
+    expect(writes).toEqual([[1, 2, 3, 13, 4, 5, 6, 7, 8, 9], [1, 2, 3, 13, 4], [1, 2, 3], [13, 4], [13], [4], [5, 6, 7, 8, 9]]);
+  });
+
+  it('fails every caller of a write whose error `isolate` does not blame on one submission', async () => {
+    let writes = 0;
+    const commit = new GroupCommit<number, number>(
+      async () => {
+        writes++;
+        throw new Error('connection lost');
+      },
+      500,
+      1,
+      { isolate: () => false },
+    );
+    const settled = await Promise.allSettled([commit.submit([1]), commit.submit([2]), commit.submit([3])]);
+    expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+    expect(writes).toBe(1);
   });
 });

@@ -12,6 +12,8 @@ export function readOrderId(value: unknown): { digits: string } | { error: strin
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number' && Number.isInteger(value)) n = BigInt(value);
   else if (typeof value === 'string' && /^\d+$/.test(value)) n = BigInt(value);
+  // -0 is the one integer literal the parser keeps as a LosslessNumber (as a number it would print as 0).
+  else if (value instanceof LosslessNumber && /^-?\d+$/.test(value.value)) n = BigInt(value.value);
   else if (typeof value === 'string') return { error: 'orderId as a string must contain only decimal digits' };
   else if (typeof value === 'number' || value instanceof LosslessNumber) {
     return { error: 'orderId must be an integer (no fraction or exponent)' };

@@ -1,32 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-
-/** The shape of every error answer (libs/http ErrorBody). */
-const ERROR_BODY = {
-  type: 'object',
-  required: ['statusCode', 'code', 'message', 'requestId'],
-  properties: {
-    statusCode: { type: 'integer' },
-    code: { type: 'string', description: 'machine-readable, e.g. VALIDATION_FAILED, RATE_LIMITED' },
-    message: { type: 'string' },
-    errors: {
-      type: 'array',
-      description: 'one entry per failing field',
-      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
-    },
-    exchange: { type: 'object', description: "the exchange's own code and message, when it refused the request" },
-    requestId: { type: 'string', description: 'also in the X-Request-Id header and the logs' },
-    errorId: { type: 'string', description: 'only on 500s' },
-  },
-};
-
-/** Settings classes are validated with class-validator too, but are not request bodies. */
-const NOT_API = new Set(['AppConfig']);
+import { DocumentBuilder, type OpenAPIObject, type ReferenceObject, type SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { pageSecurity, securePage } from '#libs/http';
+import { dtoSchemas } from './dto-schema.js';
 
 /**
- * OpenAPI for everyone who calls the gateway: /docs (Swagger UI) and /docs-json. Body and query schemas come from
- * the class-validator rules that validate the requests, so the document cannot drift from what is enforced.
+ * OpenAPI for everyone who calls the gateway: /docs (Swagger UI) and /docs-json. Answers are described by response
+ * classes (@ApiProperty), body and query schemas by the class-validator rules that validate the requests, so the
+ * document cannot drift from what is enforced. Operation ids are the handlers' names (`createAiLog`).
  */
 export function buildApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -38,54 +19,47 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
         'Every error has the ErrorBody shape and names the failing field and rule.',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'agent key (POST /admin/agents, AGENT_API_KEY, or the sandbox key printed at start)' }, 'agent')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
+    .setLicense('MIT', 'https://opensource.org/license/mit')
+    .addServer('/', 'the gateway that serves this document')
+    // Agent keys and the admin token are opaque bearer tokens (not JWTs).
+    .addSecurity('agent', { type: 'http', scheme: 'bearer', description: 'agent key (POST /admin/agents, AGENT_API_KEY, or the sandbox key printed at start)' })
+    .addSecurity('admin', { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' })
     .build();
-  const document = SwaggerModule.createDocument(app, config);
-  const generated = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, Record<string, unknown>>;
-  const schemas = Object.fromEntries(Object.entries(generated).filter(([name]) => !NOT_API.has(name)).map(([name, s]) => [name, withoutBuiltinRefs(s)]));
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas, ErrorBody: ERROR_BODY } };
-  expandQueryDtos(document, schemas);
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, handler) => handler });
+  document.components = { ...document.components, schemas: withRuleSchemas(document.components?.schemas) };
   return document;
 }
 
-export function setupApiDocs(app: INestApplication): void {
-  SwaggerModule.setup('docs', app, () => buildApiDocument(app), { jsonDocumentUrl: 'docs-json', customSiteTitle: 'AI-log gateway API' });
+/** Swagger sees a request DTO as a class without properties: its schema is the one of its class-validator rules. */
+function withRuleSchemas(schemas: Record<string, SchemaObject | ReferenceObject> = {}): Record<string, SchemaObject | ReferenceObject> {
+  const generated = dtoSchemas();
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, generated[name] ?? schema]));
 }
 
-/** Turns `x-query-dto: <DTO>` into one query parameter per property of the DTO's schema. */
-function expandQueryDtos(document: OpenAPIObject, schemas: Record<string, Record<string, unknown>>): void {
-  for (const item of Object.values(document.paths)) {
-    for (const operation of [item.get, item.post, item.put, item.delete]) {
-      const name = (operation as unknown as Record<string, unknown> | undefined)?.['x-query-dto'] as string | undefined;
-      if (!operation || !name) continue;
-      const schema = schemas[name] as { properties?: Record<string, object>; required?: string[] } | undefined;
-      const parameters = Object.entries(schema?.properties ?? {}).map(([property, propertySchema]) => ({
-        name: property,
-        in: 'query' as const,
-        required: schema?.required?.includes(property) ?? false,
-        schema: propertySchema,
-      }));
-      operation.parameters = [...(operation.parameters ?? []).filter((p) => !('in' in p) || p.in !== 'query'), ...parameters];
-      delete (operation as unknown as Record<string, unknown>)['x-query-dto'];
-    }
-  }
-}
+/** Swagger UI: its own scripts and styles (inline ones too: its page and components set them), data: icons, calls to this origin. */
+const SWAGGER_UI_SECURITY = pageSecurity({
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+});
+const swaggerUiHeaders: onRequestHookHandler = (_request, reply, done) => {
+  securePage(reply, SWAGGER_UI_SECURITY);
+  done();
+};
 
 /**
- * A property validated by a custom decorator is described by its TypeScript type, which reaches the generator as a
- * reference to `Object` or `Array`: drop the former (any JSON value, as the property's own description says) and
- * turn the latter into `type: array`.
+ * Serves /docs and /docs-json. Swagger UI's routes (added by SwaggerModule, so without options of ours) get its CSP
+ * by a hook of their own. `validatorUrl: null`: Swagger UI would otherwise load a badge from validator.swagger.io.
  */
-function withoutBuiltinRefs(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!properties) return schema;
-  for (const property of Object.values(properties)) {
-    if (property.$ref === '#/components/schemas/Object') delete property.$ref;
-    if (property.$ref === '#/components/schemas/Array') {
-      delete property.$ref;
-      property.type ??= 'array';
-    }
-  }
-  return schema;
+export function setupApiDocs(app: INestApplication): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.onRequest = [...[route.onRequest ?? []].flat(), swaggerUiHeaders];
+  });
+  SwaggerModule.setup('docs', app, () => buildApiDocument(app), {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'AI-log gateway API',
+    swaggerOptions: { validatorUrl: null },
+  });
 }

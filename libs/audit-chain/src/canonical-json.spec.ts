@@ -7,7 +7,7 @@ import { newSigningKeyPem, publicKeyPem, readPublicKey, readSigningKey, signChec
 describe('canonical JSON', () => {
   it('sorts keys, drops whitespace, and keeps big and odd numbers as sent', () => {
     const value = parseJson('{ "b": [1, 2.50, 1E2, 123456789012345678901234567890], "a": {"y": null, "x": "é\\n"} }');
-    expect(canonicalJson(value)).toBe('{"a":{"x":"é\\n","y":null},"b":[1,2.5,1E2,123456789012345678901234567890]}');
+    expect(canonicalJson(value)).toBe('{"a":{"x":"é\\n","y":null},"b":[1,2.50,1E2,123456789012345678901234567890]}');
   });
 
   it('is stable under a parse and canonicalise round trip, for any JSON', () => {
@@ -26,7 +26,10 @@ describe('canonical JSON', () => {
     const { tree } = fc.letrec((tie) => ({
       tree: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), odd, tie('object'), fc.array(tie('tree'), { maxLength: 4 })),
       // Small objects, and ones with more keys than canonicalJson sorts by insertion.
-      object: fc.oneof(fc.dictionary(key, tie('tree'), { maxKeys: 5 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 0 }), { minKeys: 12, maxKeys: 24 })),
+      object: fc.oneof(
+        fc.dictionary(key, tie('tree'), { maxKeys: 5 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 0 }), { minKeys: 12, maxKeys: 24 }),
+      ),
     }));
     fc.assert(
       fc.property(tree, (value) => {
@@ -40,11 +43,25 @@ describe('canonical JSON', () => {
 });
 
 describe('chain links and checkpoints', () => {
-  const log = { accountId: 'a', seq: '1', id: 'i', receivedAt: '2026-11-22T10:00:00.000Z', agentKeyId: 'k', orderId: '737185556881998184', stage: 's', model: 'm', input: { z: 1, a: 2 }, output: {}, explanation: 'e' };
+  const log = {
+    accountId: 'a',
+    seq: '1',
+    id: 'i',
+    receivedAt: '2026-11-22T10:00:00.000Z',
+    agentKeyId: 'k',
+    orderId: '737185556881998184',
+    stage: 's',
+    model: 'm',
+    input: { z: 1, a: 2 },
+    output: {},
+    explanation: 'e',
+  };
 
   it('hashes the previous hash followed by the canonical log, and any change moves the hash', () => {
     const canonical = canonicalLog(log);
-    expect(canonical).toBe('{"accountId":"a","agentKeyId":"k","explanation":"e","id":"i","input":{"a":2,"z":1},"model":"m","orderId":"737185556881998184","output":{},"receivedAt":"2026-11-22T10:00:00.000Z","seq":1,"stage":"s"}');
+    expect(canonical).toBe(
+      '{"accountId":"a","agentKeyId":"k","explanation":"e","id":"i","input":{"a":2,"z":1},"model":"m","orderId":"737185556881998184","output":{},"receivedAt":"2026-11-22T10:00:00.000Z","seq":1,"stage":"s"}',
+    );
     const hash = chainHash(GENESIS_HASH, canonical);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(chainHash(GENESIS_HASH, canonicalLog({ ...log, explanation: 'E' }))).not.toBe(hash);
@@ -54,9 +71,17 @@ describe('chain links and checkpoints', () => {
   it('writes a log field by field exactly as canonicalJson writes the whole object', () => {
     const text = fc.string({ unit: 'binary' });
     const logs = fc.record({
-      accountId: text, seq: fc.bigInt({ min: 1n, max: 2n ** 63n }).map(String), id: fc.uuid(), receivedAt: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-      agentKeyId: text, orderId: fc.option(fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String)), stage: text, model: text,
-      input: fc.dictionary(fc.string(), fc.jsonValue()), output: fc.dictionary(fc.string(), fc.jsonValue()), explanation: text,
+      accountId: text,
+      seq: fc.bigInt({ min: 1n, max: 2n ** 63n }).map(String),
+      id: fc.uuid(),
+      receivedAt: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      agentKeyId: text,
+      orderId: fc.option(fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String)),
+      stage: text,
+      model: text,
+      input: fc.dictionary(fc.string(), fc.jsonValue()),
+      output: fc.dictionary(fc.string(), fc.jsonValue()),
+      explanation: text,
     });
     fc.assert(
       fc.property(logs, (log) => {

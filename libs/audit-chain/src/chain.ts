@@ -45,8 +45,22 @@ export function canonicalLogParts(log: Omit<AcceptedLog, 'input' | 'output' | 's
   // Joined, not concatenated: join makes one flat string, where `+` leaves a tree of pieces that every scavenge would
   // copy while the log waits for the lock.
   const before = [
-    '{"accountId":', q(log.accountId), ',"agentKeyId":', q(log.agentKeyId), ',"explanation":', q(log.explanation), ',"id":', q(log.id),
-    ',"input":', input, ',"model":', q(log.model), ',"orderId":', log.orderId === null ? 'null' : q(log.orderId), ',"output":', output,
+    '{"accountId":',
+    q(log.accountId),
+    ',"agentKeyId":',
+    q(log.agentKeyId),
+    ',"explanation":',
+    q(log.explanation),
+    ',"id":',
+    q(log.id),
+    ',"input":',
+    input,
+    ',"model":',
+    q(log.model),
+    ',"orderId":',
+    log.orderId === null ? 'null' : q(log.orderId),
+    ',"output":',
+    output,
     ',"receivedAt":',
   ].join('');
   return { before, after: `,"stage":${q(log.stage)}}` };

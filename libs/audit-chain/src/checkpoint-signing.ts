@@ -1,19 +1,26 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
-/** What a checkpoint states: the account's chain had this head at this time. */
+/**
+ * What a checkpoint states: the account's log chain had this head, and its receipt chain this one, at this time.
+ * Checkpoints signed before the receipt chain existed have no receipt fields.
+ */
 export interface CheckpointStatement {
   accountId: string;
   seq: string;
   hash: string;
+  receiptSeq?: string;
+  receiptHash?: string;
   /** ISO-8601. */
   at: string;
 }
 
-/** The exact bytes signed: the canonical JSON of the statement, `seq` as a JSON integer. */
+/** The exact bytes signed: the canonical JSON of the statement, the seqs as JSON integers. */
 export function checkpointMessage(statement: CheckpointStatement): Buffer {
-  const { accountId, seq, hash, at } = statement;
-  return Buffer.from(canonicalJson({ accountId, seq: BigInt(seq), hash, at }));
+  const { accountId, seq, hash, receiptSeq, receiptHash, at } = statement;
+  return Buffer.from(
+    canonicalJson({ accountId, seq: BigInt(seq), hash, receiptSeq: receiptSeq === undefined ? undefined : BigInt(receiptSeq), receiptHash, at }),
+  );
 }
 
 /** Reads an Ed25519 private key: PEM (PKCS#8), or base64 of its DER. */
@@ -42,7 +49,9 @@ export function publicKeyPem(privateKey: KeyObject): string {
 /** SHA-256 of the public key's SPKI DER, hex: names the key that signed. */
 export function keyIdOf(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex');
+  return createHash('sha256')
+    .update(publicKey.export({ format: 'der', type: 'spki' }))
+    .digest('hex');
 }
 
 export function signCheckpoint(privateKey: KeyObject, statement: CheckpointStatement): string {
@@ -51,4 +60,16 @@ export function signCheckpoint(privateKey: KeyObject, statement: CheckpointState
 
 export function verifyCheckpoint(publicKey: KeyObject, statement: CheckpointStatement, signature: string): boolean {
   return verify(null, checkpointMessage(statement), publicKey, Buffer.from(signature, 'base64'));
+}
+
+/**
+ * Signs the canonical JSON of a record that has a `type` field (an export's end line), which no checkpoint statement
+ * has: a signature over one can never pass for the other.
+ */
+export function signRecord(privateKey: KeyObject, record: { type: string }): string {
+  return sign(null, Buffer.from(canonicalJson(record)), privateKey).toString('base64');
+}
+
+export function verifyRecord(publicKey: KeyObject, record: { type: string }, signature: string): boolean {
+  return verify(null, Buffer.from(canonicalJson(record)), publicKey, Buffer.from(signature, 'base64'));
 }

@@ -1,39 +1,67 @@
 import type { KeyObject } from 'node:crypto';
 import { parseJson } from '#libs/common';
-import { type AcceptedLog, canonicalLog, chainHash, GENESIS_HASH } from './chain.js';
-import { type CheckpointStatement, keyIdOf, verifyCheckpoint } from './checkpoint-signing.js';
+import { canonicalLog } from './chain.js';
+import { type ChainStart, ChainWalker } from './chain-walker.js';
+import { keyIdOf, verifyCheckpoint, verifyRecord } from './checkpoint-signing.js';
+import { csvRecordComplete, parseCsvRecord } from './export-csv.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportedCheckpoint, type ExportEnd, type ExportHeader, type ExportLine } from './export-format.js';
+import { canonicalReceipt } from './receipt.js';
+import { UploadClaims } from './upload-claims.js';
+import { type ExportInput, readCsvRecord } from './verify-csv.js';
 
 export interface VerifyOptions {
   /** A head the team published earlier: the chain must contain a log with this hash. */
   head?: string;
-  /** Checks every checkpoint's signature with this key; without it signatures are reported as unchecked. */
+  /** Checks every signature (checkpoints, the end line) with this key; without it they are reported as unchecked. */
   publicKey?: KeyObject;
+}
+
+export interface ChainReport {
+  count: number;
+  firstSeq?: string;
+  lastSeq?: string;
+  lastHash?: string;
+  /** How its start is proven. */
+  start?: ChainStart;
 }
 
 export interface VerifyReport {
   ok: boolean;
-  /** Logs read. */
+  /** Log lines read. */
   rows: number;
   firstSeq?: string;
   lastSeq?: string;
   lastHash?: string;
+  logStart?: ChainStart;
+  receipts: ChainReport;
   checkpoints: { verified: number; unchecked: number };
+  /** The end line's signature: verified with the given key, not checked (no key given), or absent. */
+  end?: 'signed' | 'unchecked' | 'unsigned';
   headFound?: boolean;
+  /** Why the export is not whole though nothing in it is broken: a chain whose start no verified checkpoint proves. */
+  partial?: string;
   /** The first broken link: where, and which rule it broke. */
   broken?: { line: number; seq?: string; reason: string };
 }
 
 /**
- * Recomputes an export's chain line by line, holding only the previous link: each log's hash from its canonical form,
- * each prevHash against the previous log, seq without gaps, every checkpoint against the chain (and its signature,
- * given the key), the end line's count, and the published head if given. Stops at the first broken link.
+ * Recomputes an export line by line, holding only the previous link of each chain (and 24 bytes per log for the upload
+ * cross-check): the log chain, then the receipt chain, each from its start (seq 1 from the genesis hash, or a
+ * checkpoint before its first link), every checkpoint against its chain and (given the key) its signature, each log
+ * line's upload status against the receipts, the end line against what was read (and its signature), and the
+ * published head if given. Stops at the first broken link. A JSONL and a CSV export are read alike.
  */
 export class ExportVerifier {
   private line = 0;
-  private previous?: { seq: bigint; hash: string };
-  private readonly report: VerifyReport = { ok: true, rows: 0, checkpoints: { verified: 0, unchecked: 0 } };
+  private readonly report: VerifyReport = { ok: true, rows: 0, receipts: { count: 0 }, checkpoints: { verified: 0, unchecked: 0 } };
+  private readonly logs = new ChainWalker({ item: 'log', changed: 'the log was changed after it was accepted' });
+  private readonly receipts = new ChainWalker({ item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' });
+  private readonly uploads = new UploadClaims();
+  private header?: ExportHeader;
   private ended = false;
-  private csvHeader?: string[];
+  private inReceipts = false;
+  private checkpointLines = 0;
+  private csvColumns?: Map<string, number>;
   /** A CSV record whose quoted cell spans lines, until its closing quote. */
   private csvPending = '';
 
@@ -41,92 +69,144 @@ export class ExportVerifier {
     if (options.head) this.report.headFound = false;
   }
 
-  /** Feeds one line of a JSONL or CSV export. Returns false once the chain is broken (stop reading). */
-  add(text: string): boolean {
+  /**
+   * Feeds one line of a JSONL or CSV export, without its line feed; `unterminated` for text after the last line feed.
+   * Returns false once broken (stop reading).
+   */
+  add(text: string, unterminated = false): boolean {
     this.line++;
-    if (!this.report.ok || text.trim() === '') return this.report.ok;
+    if (!this.report.ok || (text.trim() === '' && !this.csvPending)) return this.report.ok;
     try {
-      if (this.line === 1 && text.startsWith('seq,')) this.csvHeader = text.split(',');
-      else if (this.csvHeader) {
+      if (this.line === 1 && /^"?type"?,/.test(text)) this.csvColumns = new Map(parseCsvRecord(text).map((name, i) => [name, i]));
+      else if (this.csvColumns) {
         this.csvPending = this.csvPending ? `${this.csvPending}\n${text}` : text;
-        // An odd number of quotes so far means a quoted cell is still open: the record goes on on the next line.
-        if ((this.csvPending.match(/"/g)?.length ?? 0) % 2 === 1) return true;
+        if (!csvRecordComplete(this.csvPending)) return true;
         const record = this.csvPending;
         this.csvPending = '';
-        this.addCsv(record);
-      }
-      else this.addJson(parseJson(text) as Record<string, unknown>);
+        const input = readCsvRecord(parseCsvRecord(record), this.csvColumns);
+        if (typeof input === 'string') this.fail(input);
+        else this.take(input);
+      } else this.take(jsonInput(parseJson(text.endsWith('\r') ? text.slice(0, -1) : text) as ExportLine));
     } catch (error) {
-      this.fail(`unreadable line: ${(error as Error).message}`);
+      this.fail(unterminated ? 'the last line is incomplete: the export was cut short' : `unreadable line: ${(error as Error).message}`);
     }
     return this.report.ok;
   }
 
   finish(): VerifyReport {
-    if (this.report.ok && !this.csvHeader && !this.ended) this.fail('the export has no end line: it was cut short');
+    if (this.report.ok && this.csvPending) this.fail('the export ends inside a CSV record: it was cut short');
+    if (this.report.ok && !this.ended) this.fail('the export has no end line: it was cut short');
+    if (this.report.ok) this.check(this.uploads.finish());
     if (this.report.ok && this.options.head && !this.report.headFound) this.fail(`no log in the export has the published head hash ${this.options.head}`);
-    return this.report;
+    const { report, logs, receipts } = this;
+    Object.assign(report, { firstSeq: logs.first?.toString(), lastSeq: logs.last?.seq.toString(), lastHash: logs.last?.hash, logStart: logs.start });
+    report.receipts = {
+      count: receipts.count,
+      firstSeq: receipts.first?.toString(),
+      lastSeq: receipts.last?.seq.toString(),
+      lastHash: receipts.last?.hash,
+      start: receipts.start,
+    };
+    if (report.ok) report.partial = partialStart('starts', logs) ?? partialStart('receipts start', receipts);
+    return report;
   }
 
-  private addJson(entry: Record<string, unknown>): void {
+  private take(input: ExportInput): void {
     if (this.ended) return this.fail('lines after the end line');
-    switch (entry.type) {
+    if (input.type !== 'header' && !this.header) return this.fail('the export has no header line');
+    switch (input.type) {
       case 'header':
-        if (this.line !== 1) return this.fail('a header that is not the first line');
+        if (this.header) return this.fail('a second header line');
+        if (input.header.format !== EXPORT_FORMAT || input.header.version !== EXPORT_VERSION) {
+          return this.fail(`not a version ${EXPORT_VERSION} export (version ${String(input.header.version)}): export it again`);
+        }
+        this.header = input.header;
         return;
-      case 'log':
-        return this.addLog(String(entry.seq ?? ''), entry.prevHash as string | null, entry.hash as string | null, canonicalLog(entry.log as AcceptedLog), (entry.log as AcceptedLog).seq);
+      case 'log': {
+        this.report.rows++;
+        if (this.inReceipts) return this.fail('a log line after the receipts', input.seq ?? undefined);
+        if (input.seq === null || !/^\d+$/.test(input.seq) || !input.prevHash || !input.hash) {
+          return this.fail('a log outside the chain (no seq or hash): it was not accepted through the gateway');
+        }
+        if (input.logSeq !== input.seq) return this.fail(`the log's own seq ${input.logSeq} differs from its line's seq`, input.seq);
+        const seq = BigInt(input.seq);
+        if (this.check(this.logs.link(seq, input.prevHash, input.hash, input.canonical) ?? this.wholeChainStart('log', this.logs), input.seq)) return;
+        this.uploads.claim(seq, input.hash, input.upload);
+        if (input.hash === this.options.head) this.report.headFound = true;
+        return;
+      }
+      case 'receipt': {
+        this.inReceipts = true;
+        const { seq, prevHash, hash, receipt } = input;
+        if (!/^\d+$/.test(seq) || receipt.seq !== seq) return this.fail(`the receipt's own seq ${receipt.seq} differs from its line's seq`, seq);
+        if (this.check(this.receipts.link(BigInt(seq), prevHash, hash, input.canonical) ?? this.wholeChainStart('receipt', this.receipts), seq)) return;
+        this.check(this.uploads.observe(receipt), seq);
+        return;
+      }
       case 'checkpoint':
-        return this.addCheckpoint(entry as unknown as CheckpointStatement & { signature: string; keyId: string });
+        return this.addCheckpoint(input.checkpoint);
       case 'end':
         this.ended = true;
-        if (Number(entry.rows) !== this.report.rows) return this.fail(`the end line counts ${String(entry.rows)} logs, the export holds ${this.report.rows}`);
-        return;
-      default:
-        return this.fail(`unknown line type ${String(entry.type)}`);
+        return this.addEnd(input.end);
     }
   }
 
-  private addCsv(text: string): void {
-    const cells = parseCsvLine(text);
-    const at = (name: string) => cells[this.csvHeader!.indexOf(name)] ?? '';
-    const canonical = at('log_canonical');
-    const logSeq = String((parseJson(canonical) as { seq: unknown }).seq);
-    this.addLog(at('seq'), at('prev_hash') || null, at('hash') || null, canonical, logSeq);
-  }
-
-  private addLog(seqText: string, prevHash: string | null, hash: string | null, canonical: string, logSeq: string): void {
-    this.report.rows++;
-    if (!/^\d+$/.test(seqText) || !prevHash || !hash) return this.fail('a log outside the chain (no seq or hash): it was not accepted through the gateway');
-    const seq = BigInt(seqText);
-    if (logSeq !== seqText) return this.fail(`the log's own seq ${logSeq} differs from its line's seq`, seqText);
-    if (this.previous) {
-      if (seq !== this.previous.seq + 1n) return this.fail(`seq ${seq} follows seq ${this.previous.seq}: ${seq > this.previous.seq ? 'logs are missing' : 'out of order'}`, seqText);
-      if (prevHash !== this.previous.hash) return this.fail(`prevHash does not match the hash of seq ${this.previous.seq}`, seqText);
-    } else {
-      this.report.firstSeq = seqText;
-      if (seq === 1n && prevHash !== GENESIS_HASH) return this.fail('the first log of the chain does not start from the genesis hash', seqText);
-    }
-    if (chainHash(prevHash, canonical) !== hash) return this.fail('the hash does not match the log: the log was changed after it was accepted', seqText);
-    this.previous = { seq, hash };
-    this.report.lastSeq = seqText;
-    this.report.lastHash = hash;
-    if (hash === this.options.head) this.report.headFound = true;
-  }
-
-  private addCheckpoint(checkpoint: CheckpointStatement & { signature: string; keyId: string }): void {
-    if (!this.previous || this.previous.seq.toString() !== checkpoint.seq || this.previous.hash !== checkpoint.hash) {
-      return this.fail(`checkpoint at seq ${checkpoint.seq} states hash ${checkpoint.hash}, which is not the chain's`, checkpoint.seq);
-    }
+  private addCheckpoint(checkpoint: ExportedCheckpoint): void {
+    this.checkpointLines++;
+    const receipts = checkpoint.chain === 'receipts';
+    if (!receipts && this.inReceipts) return this.fail('a log checkpoint after the receipts', checkpoint.seq);
+    this.inReceipts ||= receipts;
+    const seq = receipts ? checkpoint.receiptSeq : checkpoint.seq;
+    const hash = receipts ? checkpoint.receiptHash : checkpoint.hash;
+    if (seq === undefined || hash === undefined || !/^\d+$/.test(seq)) return this.fail('a checkpoint without the seq and hash of its chain');
     const key = this.options.publicKey;
-    if (!key) {
-      this.report.checkpoints.unchecked++;
-      return;
+    if (key && (checkpoint.keyId !== keyIdOf(key) || !verifyCheckpoint(key, checkpoint, checkpoint.signature))) {
+      return this.fail(`checkpoint at ${receipts ? 'receipt ' : ''}seq ${seq} is not signed by the given key`, seq);
     }
-    if (checkpoint.keyId !== keyIdOf(key) || !verifyCheckpoint(key, checkpoint, checkpoint.signature)) {
-      return this.fail(`checkpoint at seq ${checkpoint.seq} is not signed by the given key`, checkpoint.seq);
+    if (this.check((receipts ? this.receipts : this.logs).checkpoint(BigInt(seq), hash, !!key), seq)) return;
+    if (key) this.report.checkpoints.verified++;
+    else this.report.checkpoints.unchecked++;
+  }
+
+  private addEnd(end: ExportEnd): void {
+    const { logs, receipts, header } = this;
+    const expected: Partial<ExportEnd> = {
+      accountId: header!.accountId,
+      from: header!.from,
+      to: header!.to,
+      rows: this.report.rows,
+      firstSeq: logs.first?.toString() ?? null,
+      lastSeq: logs.last?.seq.toString() ?? null,
+      lastHash: logs.last?.hash ?? null,
+      receipts: receipts.count,
+      firstReceiptSeq: receipts.first?.toString() ?? null,
+      lastReceiptSeq: receipts.last?.seq.toString() ?? null,
+      lastReceiptHash: receipts.last?.hash ?? null,
+      checkpoints: this.checkpointLines,
+    };
+    for (const [field, value] of Object.entries(expected)) {
+      if (end[field as keyof ExportEnd] !== value)
+        return this.fail(`the end line's ${field} is ${String(end[field as keyof ExportEnd])}, the export holds ${String(value)}: lines were cut or added`);
     }
-    this.report.checkpoints.verified++;
+    const { signature, ...signed } = end;
+    const key = this.options.publicKey;
+    if (!signature) this.report.end = 'unsigned';
+    else if (!key) this.report.end = 'unchecked';
+    else if (end.keyId === keyIdOf(key) && verifyRecord(key, signed, signature)) this.report.end = 'signed';
+    else return this.fail('the end line is not signed by the given key');
+    if (key && !signature) this.fail('the end line is not signed, though a public key was given: it may have been rewritten');
+  }
+
+  /** An export of the whole chain (no `from`) must start at seq 1: otherwise its first links were deleted. */
+  private wholeChainStart(item: string, walker: ChainWalker): string | undefined {
+    if (walker.count !== 1 || walker.first === 1n || this.header!.from !== WHOLE_CHAIN_FROM) return undefined;
+    return `the export covers the chain from its start, but its first ${item} is seq ${walker.first}: ${item}s 1..${walker.first! - 1n} are missing`;
+  }
+
+  /** Fails with the rule broken, if any; says whether it did. */
+  private check(reason: string | undefined, seq?: string): boolean {
+    if (reason) this.fail(reason, seq);
+    return reason !== undefined;
   }
 
   private fail(reason: string, seq?: string): void {
@@ -135,21 +215,45 @@ export class ExportVerifier {
   }
 }
 
-/** One RFC 4180 record (quoted cells may hold commas, quotes and line breaks). */
-export function parseCsvLine(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') cells.push(cell), (cell = '');
-    else cell += c;
+/** The `from` of an export with none given: the chain from its first link. */
+const WHOLE_CHAIN_FROM = new Date(0).toISOString();
+
+/** A JSONL line as the verifier reads it (what a CSV record reads to as well). */
+function jsonInput(entry: ExportLine): ExportInput {
+  switch (entry.type) {
+    case 'header':
+      return { type: 'header', header: entry };
+    case 'log':
+      return {
+        type: 'log',
+        seq: entry.seq,
+        prevHash: entry.prevHash,
+        hash: entry.hash,
+        canonical: canonicalLog(entry.log),
+        logSeq: String(entry.log.seq),
+        upload: entry.upload,
+      };
+    case 'receipt':
+      return {
+        type: 'receipt',
+        seq: String(entry.seq),
+        prevHash: entry.prevHash,
+        hash: entry.hash,
+        canonical: canonicalReceipt(entry.receipt),
+        receipt: entry.receipt,
+      };
+    case 'checkpoint':
+      return { type: 'checkpoint', checkpoint: entry };
+    case 'end':
+      return { type: 'end', end: entry };
+    default:
+      throw new Error(`unknown line type ${String((entry as { type: unknown }).type)}`);
   }
-  cells.push(cell);
-  return cells;
+}
+
+/** Why a chain's start is not proven, e.g. "starts at seq 30, not anchored"; undefined when it is. */
+function partialStart(starts: string, walker: ChainWalker): string | undefined {
+  if (walker.start === 'not anchored') return `${starts} at seq ${walker.first}, not anchored`;
+  if (walker.start === 'unchecked checkpoint') return `${starts} at seq ${walker.first} after a checkpoint whose signature was not checked (give --pubkey)`;
+  return undefined;
 }

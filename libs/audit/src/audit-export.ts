@@ -1,12 +1,23 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { parseJson, stringifyJson } from '#libs/common';
-import { PrismaService } from '#libs/database';
-import { type AcceptedLog, canonicalLog } from '#libs/audit-chain';
-import { AuditCheckpoints } from './audit-checkpoints.service.js';
+import {
+  CSV_COLUMNS,
+  csvCell,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportedCheckpoint,
+  type ExportedLog,
+  type ExportEnd,
+  type ExportLine,
+  exportCsvRow,
+  signRecord,
+  uploadSummary,
+} from '#libs/audit-chain';
+import { stringifyJson } from '#libs/common';
+import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
+import { acceptedLog, AuditRows, type LogRow, uploadReceipt } from './audit-rows.repository.js';
 import { AuditSigner } from './audit-signer.js';
 
-export const EXPORT_FORMAT = 'weex-ai-log-gateway/audit-export';
 const PAGE = 500;
 
 export interface ExportWindow {
@@ -17,174 +28,172 @@ export interface ExportWindow {
   to: Date;
 }
 
-interface LogRow {
-  id: string;
-  account_id: string;
-  agent_key_id: string;
-  seq: string | null;
-  prev_hash: string | null;
-  hash: string | null;
-  received_at: Date;
-  order_id: string | null;
-  stage: string;
-  model: string;
-  input: string;
-  output: string;
-  explanation: string;
-  status: string;
-  uploaded_at: Date | null;
-}
-
-/** One exported log: the log as accepted (what its hash covers), its chain links, its upload receipt, its orders. */
-export interface ExportedLog {
-  type: 'log';
-  seq: string | null;
-  prevHash: string | null;
-  hash: string | null;
-  log: AcceptedLog;
-  upload: { status: string; uploadedAt: string | null; receipt: Record<string, unknown> | null };
-  orders: Array<{ order: unknown; fills: unknown[] }>;
+/** What an export holds: a stretch of each chain, the links before them (seq), and the checkpoints that anchor them. */
+interface ExportPlan {
+  logs?: { after: bigint; last: bigint; anchor?: CheckpointView };
+  receipts?: { after: bigint; last: bigint; anchor?: CheckpointView };
 }
 
 /**
- * Streams an account's logs in chain order, page by page (never the whole window in memory): a header line, one line
- * per log, a signed checkpoint line after the log it states, and an end line with the count (so that a truncated
- * file is detected). Logs accepted before the chain existed are exported with null links, and verify reports them.
+ * Streams an account's audit trail, page by page (never the whole window in memory): a header; the logs of the window
+ * as one unbroken stretch of the chain, each with its upload so far and a checkpoint line after each log a checkpoint
+ * states; the receipt chain from where those logs' receipts begin to the receipt head; and a signed end line that
+ * counts and names what came before it (docs/audit.md, "Export and verification").
+ *
+ * Each stretch proves where it starts: at seq 1 from the genesis hash, or after the latest checkpoint signed before the
+ * window (the export then begins with a few logs received before `from`). A window with no such checkpoint is exported
+ * as it is, and `audit:verify` calls it partial. Both heads are read once at the start: the logs' upload status is
+ * what the receipts up to that head say, so that the two stretches agree however long the export takes.
  */
 @Injectable()
 export class AuditExport {
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly checkpoints: AuditCheckpoints,
+    private readonly rows: AuditRows,
+    private readonly checkpoints: AuditCheckpointRepository,
     private readonly signer: AuditSigner,
   ) {}
 
   jsonl(window: ExportWindow): Readable {
-    return Readable.from(this.lines(window));
+    return Readable.from(this.render(window, (line) => `${stringifyJson(line)}\n`));
   }
 
+  /** One row per JSONL line; cells are guarded against spreadsheet formulas (see csvCell). */
   csv(window: ExportWindow): Readable {
-    return Readable.from(this.csvLines(window));
+    return Readable.from(this.render(window, exportCsvRow, `${CSV_COLUMNS.map(csvCell).join(',')}\n`));
   }
 
-  async *lines(window: ExportWindow): AsyncGenerator<string> {
+  private async *render(window: ExportWindow, format: (line: ExportLine) => string, first?: string): AsyncGenerator<string> {
+    if (first) yield first;
+    for await (const line of this.lines(window)) yield format(line);
+  }
+
+  async *lines(window: ExportWindow): AsyncGenerator<ExportLine> {
+    const { accountId } = window;
     const key = this.signer.publicKey();
-    yield `${stringifyJson({
+    const plan = await this.plan(window);
+    const header = {
       type: 'header',
       format: EXPORT_FORMAT,
-      version: 1,
-      accountId: window.accountId,
+      version: EXPORT_VERSION,
+      accountId,
       from: window.from.toISOString(),
       to: window.to.toISOString(),
+    } as const;
+    yield {
+      ...header,
       generatedAt: new Date().toISOString(),
-      hash: 'SHA-256(prevHash || canonical JSON of log), hex; see docs/audit.md',
+      hash: 'SHA-256(prevHash || canonical JSON), hex; see docs/audit.md',
       publicKey: key?.pem ?? null,
       keyId: key?.keyId ?? null,
-    })}\n`;
-    let rows = 0;
-    let last: ExportedLog | undefined;
-    for await (const page of this.pages(window)) {
-      const seqs = page.filter((e) => e.seq !== null).map((e) => BigInt(e.seq!));
-      const checkpoints = seqs.length ? await this.checkpoints.list(window.accountId, seqs[0], seqs.at(-1)) : [];
-      const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
-      for (const entry of page) {
-        rows++;
-        last = entry;
-        yield `${stringifyJson(entry)}\n`;
-        const checkpoint = entry.seq === null ? undefined : bySeq.get(entry.seq);
-        if (checkpoint) yield `${stringifyJson({ type: 'checkpoint', ...checkpoint })}\n`;
+    };
+    const end: ExportEnd = {
+      ...header,
+      type: 'end',
+      generatedAt: '',
+      rows: 0,
+      firstSeq: null,
+      lastSeq: null,
+      lastHash: null,
+      receipts: 0,
+      firstReceiptSeq: null,
+      lastReceiptSeq: null,
+      lastReceiptHash: null,
+      checkpoints: 0,
+    };
+    const checkpoint = (view: CheckpointView, chain: ExportedCheckpoint['chain']): ExportedCheckpoint => {
+      end.checkpoints++;
+      return { type: 'checkpoint', chain, ...view };
+    };
+
+    // Logs without a link (inserted around ingest) go first, for verify to name.
+    for (const log of await this.enrich(await this.rows.unlinkedLogs(accountId, window.from, window.to))) {
+      end.rows++;
+      yield log;
+    }
+    if (plan.logs) {
+      const { after, last, anchor } = plan.logs;
+      if (anchor) yield checkpoint(anchor, 'logs');
+      for (let from = after; from < last;) {
+        const rows = await this.rows.logs(accountId, from, last, PAGE, plan.receipts?.last ?? 0n);
+        if (rows.length === 0) break;
+        from = BigInt(rows.at(-1)!.seq!);
+        const stated = await this.checkpoints.list(accountId, 'logs', BigInt(rows[0].seq!), from);
+        for (const log of await this.enrich(rows)) {
+          Object.assign(end, { rows: end.rows + 1, firstSeq: end.firstSeq ?? log.seq, lastSeq: log.seq, lastHash: log.hash });
+          yield log;
+          for (const c of stated.filter((c) => c.seq === log.seq)) yield checkpoint(c, 'logs');
+        }
       }
     }
-    yield `${stringifyJson({ type: 'end', rows, lastSeq: last?.seq ?? null, lastHash: last?.hash ?? null })}\n`;
-  }
-
-  /** One row per log for spreadsheets; `log_canonical` is what the hash covers, so verify can check a CSV too. */
-  async *csvLines(window: ExportWindow): AsyncGenerator<string> {
-    yield 'seq,prev_hash,hash,received_at,id,order_id,stage,model,upload_status,uploaded_at,exchange_code,orders,fills,log_canonical\n';
-    for await (const page of this.pages(window)) {
-      for (const e of page) {
-        const fills = e.orders.reduce((n, o) => n + o.fills.length, 0);
-        const cells = [e.seq, e.prevHash, e.hash, e.log.receivedAt, e.log.id, e.log.orderId, e.log.stage, e.log.model, e.upload.status, e.upload.uploadedAt,
-          (e.upload.receipt?.exchangeCode as string | undefined) ?? null, e.orders.length, fills, canonicalLog(e.log)];
-        yield `${cells.map(csvCell).join(',')}\n`;
+    if (plan.receipts) {
+      const { after, last, anchor } = plan.receipts;
+      if (anchor) yield checkpoint(anchor, 'receipts');
+      for (let from = after; from < last;) {
+        const rows = await this.rows.receipts(accountId, from, last, PAGE);
+        if (rows.length === 0) break;
+        from = BigInt(rows.at(-1)!.seq);
+        const stated = await this.checkpoints.list(accountId, 'receipts', BigInt(rows[0].seq), from);
+        for (const row of rows) {
+          Object.assign(end, {
+            receipts: end.receipts + 1,
+            firstReceiptSeq: end.firstReceiptSeq ?? row.seq,
+            lastReceiptSeq: row.seq,
+            lastReceiptHash: row.hash,
+          });
+          yield { type: 'receipt', seq: row.seq, prevHash: row.prev_hash, hash: row.hash, receipt: uploadReceipt(row) };
+          for (const c of stated.filter((c) => c.receiptSeq === row.seq)) yield checkpoint(c, 'receipts');
+        }
       }
     }
+    end.generatedAt = new Date().toISOString();
+    const signing = this.signer.privateKey();
+    if (signing) {
+      end.keyId = key!.keyId;
+      end.signature = signRecord(signing, end);
+    }
+    yield end;
   }
 
-  private async *pages(window: ExportWindow): AsyncGenerator<ExportedLog[]> {
-    // Keyset paging in chain order; logs from before the chain (seq null) come first, by id.
-    let after: { seq: string | null; id: string } = { seq: null, id: '00000000-0000-0000-0000-000000000000' };
-    for (;;) {
-      const rows = await this.prisma.$queryRaw<LogRow[]>`
-        SELECT id::text, account_id, agent_key_id, seq::text AS seq, prev_hash, hash, received_at, order_id::text AS order_id,
-               stage, model, input, output, explanation, status::text AS status, uploaded_at
-        FROM ai_logs
-        WHERE account_id = ${window.accountId} AND received_at >= ${window.from} AND received_at < ${window.to}
-          AND (CASE WHEN ${after.seq}::bigint IS NULL
-                    THEN (seq IS NULL AND id > ${after.id}::uuid) OR seq IS NOT NULL
-                    ELSE seq > ${after.seq}::bigint END)
-        ORDER BY ai_logs.seq NULLS FIRST, ai_logs.id
-        LIMIT ${PAGE}`;
-      if (rows.length === 0) return;
-      yield await this.enrich(rows);
-      const tail = rows.at(-1)!;
-      after = { seq: tail.seq, id: tail.id };
-      if (rows.length < PAGE) return;
-    }
+  /**
+   * The stretches to export. Logs: from the window's first log (or seq 1 from the genesis hash, or the latest checkpoint
+   * signed at or before `from`) to its last, up to the head read now. Receipts: from seq 1 when the logs start there,
+   * from that checkpoint's receipt seq when they start after it, or else from the first receipt of those logs; up to
+   * the receipt head read together with the log head.
+   */
+  private async plan(window: ExportWindow): Promise<ExportPlan> {
+    const { accountId } = window;
+    const heads = await this.rows.heads(accountId);
+    const span = await this.rows.window(accountId, window.from, window.to, BigInt(heads.logs.seq));
+    if (!span) return {};
+    const anchor = span.first > 1n ? await this.checkpoints.anchorFor(accountId, window.from, span.first) : undefined;
+    const after = anchor ? BigInt(anchor.seq) : span.first - 1n;
+    const receiptHead = BigInt(heads.receipts.seq);
+    let receiptsAfter: bigint | null;
+    if (after === 0n || (anchor && anchor.receiptSeq === undefined)) receiptsAfter = 0n;
+    else if (anchor) receiptsAfter = BigInt(anchor.receiptSeq!);
+    else receiptsAfter = ((await this.rows.firstReceiptOf(accountId, after, span.last)) ?? receiptHead + 1n) - 1n;
+    return {
+      logs: { after, last: span.last, anchor },
+      receipts: { after: receiptsAfter, last: receiptHead, anchor: anchor?.receiptSeq !== undefined && receiptsAfter > 0n ? anchor : undefined },
+    };
   }
 
   private async enrich(rows: LogRow[]): Promise<ExportedLog[]> {
-    const ids = rows.map((r) => r.id);
-    const receipts = await this.prisma.$queryRaw<Array<{ log_id: string; started_at: Date; target: string; http_status: number | null; exchange_code: string | null; exchange_message: string | null }>>`
-      SELECT DISTINCT ON (log_id) log_id::text, started_at, target, http_status, exchange_code, exchange_message
-      FROM upload_attempts WHERE log_id = ANY(${ids}::uuid[]) AND outcome = 'uploaded' ORDER BY log_id, started_at`;
-    const receiptOf = new Map(receipts.map((r) => [r.log_id, r]));
+    if (rows.length === 0) return [];
     const orderIds = [...new Set(rows.map((r) => r.order_id).filter((id): id is string => id !== null))];
-    const accountId = rows[0].account_id;
-    const orders = orderIds.length
-      ? await this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
-          SELECT order_id::text, data FROM exchange_orders WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[])`
-      : [];
-    const fills = orderIds.length
-      ? await this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
-          SELECT order_id::text, data FROM exchange_trades WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[]) ORDER BY time`
-      : [];
-    return rows.map((r) => {
-      const receipt = receiptOf.get(r.id);
-      const order = r.order_id === null ? undefined : orders.find((o) => o.order_id === r.order_id);
-      return {
-        type: 'log',
-        seq: r.seq,
-        prevHash: r.prev_hash,
-        hash: r.hash,
-        log: {
-          accountId: r.account_id,
-          seq: r.seq ?? '0',
-          id: r.id,
-          receivedAt: r.received_at.toISOString(),
-          agentKeyId: r.agent_key_id,
-          orderId: r.order_id,
-          stage: r.stage,
-          model: r.model,
-          input: parseJson(r.input),
-          output: parseJson(r.output),
-          explanation: r.explanation,
-        },
-        upload: {
-          status: r.status,
-          uploadedAt: r.uploaded_at?.toISOString() ?? null,
-          receipt: receipt
-            ? { at: receipt.started_at.toISOString(), target: receipt.target, httpStatus: receipt.http_status, exchangeCode: receipt.exchange_code, exchangeMessage: receipt.exchange_message }
-            : null,
-        },
-        orders: order ? [{ order: parseJson(order.data), fills: fills.filter((f) => f.order_id === r.order_id).map((f) => parseJson(f.data)) }] : [],
-      };
-    });
+    const orders = await this.rows.orders(rows[0].account_id, orderIds);
+    return rows.map((r) => ({
+      type: 'log',
+      seq: r.seq,
+      prevHash: r.prev_hash,
+      hash: r.hash,
+      log: acceptedLog(r),
+      upload: uploadSummary(
+        r.receipt_seq === null
+          ? undefined
+          : { seq: r.receipt_seq, status: r.receipt_status!, finishedAt: r.receipt_at!.toISOString(), exchangeCode: r.receipt_code },
+      ),
+      orders: r.order_id === null || !orders.has(r.order_id) ? [] : [orders.get(r.order_id)!],
+    }));
   }
-}
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

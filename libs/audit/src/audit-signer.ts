@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
 import { keyIdOf, newSigningKeyPem, publicKeyPem, readSigningKey } from '#libs/audit-chain';
-import { readOrCreateSecretFile } from '#libs/common';
+import { configuredOrSandboxSecret } from '#libs/common';
 
 /**
  * The key that signs checkpoints: AUDIT_SIGNING_KEY, or in sandbox mode one made for the data directory. Outside
@@ -17,7 +17,7 @@ export class AuditSigner {
 
   privateKey(): KeyObject | undefined {
     if (this.key === undefined) {
-      const text = this.config.auditSigningKey ?? (this.config.sandbox ? readOrCreateSecretFile(this.config.dataDir, 'sandbox-audit-signing-key.pem', newSigningKeyPem) : undefined);
+      const text = configuredOrSandboxSecret(this.config.auditSigningKey, this.config, 'sandbox-audit-signing-key.pem', newSigningKeyPem);
       registerSecret(text);
       this.key = text ? readSigningKey(text) : null;
     }

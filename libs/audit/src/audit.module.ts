@@ -1,14 +1,21 @@
 import { Module } from '@nestjs/common';
 import { EvidenceModule } from '#libs/evidence';
 import { AuditReportService } from './report/audit-report.service.js';
-import { AuditCheckpoints } from './audit-checkpoints.service.js';
+import { AuditChainCheck } from './audit-chain-check.js';
+import { AuditCheckRepository } from './audit-check.repository.js';
+import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
+import { AuditCheckpoints } from './audit-checkpoints.js';
 import { AuditExport } from './audit-export.js';
+import { AuditRows } from './audit-rows.repository.js';
 import { AuditSigner } from './audit-signer.js';
 
-/** The audit trail's read side and checkpoints (the chain itself is written by libs/ai-log at ingest). */
+/**
+ * The audit trail's read side, its server-side check and checkpoints (the chains themselves are written by libs/ai-log:
+ * logs at ingest, receipts when an upload attempt is recorded).
+ */
 @Module({
   imports: [EvidenceModule],
-  providers: [AuditSigner, AuditCheckpoints, AuditExport, AuditReportService],
-  exports: [AuditSigner, AuditCheckpoints, AuditExport, AuditReportService],
+  providers: [AuditSigner, AuditRows, AuditCheckRepository, AuditCheckpointRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
+  exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
 })
 export class AuditModule {}

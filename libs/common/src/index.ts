@@ -1,4 +1,5 @@
 export * from './json.js';
 export * from './uuid-v7.js';
-export * from './log-levels.js';
 export * from './secret-file.js';
+export * from './storable-text.js';
+export * from './time.js';

@@ -22,10 +22,34 @@ describe('lossless JSON', () => {
     }
   });
 
+  it('keeps every number exactly as written: -0, -0.0, 1.50 and 1E2 print back as they came', () => {
+    for (const text of ['-0', '-0.0', '1.50', '1E2', '0.10', '0.0000001', '1e-7', '-0.5', '0', '100', '1e+21', '737185556881998184']) {
+      expect(stringifyJson(parseJson(`{"a":[${text}]}`))).toBe(`{"a":[${text}]}`);
+      expect(stringifyJson(parseJsonSlowly(`[${text}]`))).toBe(`[${text}]`);
+    }
+  });
+
+  it('prints back any number token of the JSON grammar as written', () => {
+    const token = fc
+      .tuple(
+        fc.constantFrom('', '-'),
+        fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,22}$/)),
+        fc.oneof(fc.constant(''), fc.stringMatching(/^\.[0-9]{1,20}$/)),
+        fc.oneof(fc.constant(''), fc.stringMatching(/^[eE][+-]?[0-9]{1,3}$/)),
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(token, (text) => {
+        expect(stringifyJson(parseJson(`[${text}]`))).toBe(`[${text}]`);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('refuses nesting deeper than the limit, counting only brackets outside strings', () => {
     expect(() => parseJson('['.repeat(65) + ']'.repeat(65))).toThrow(/deeper than 64/);
     expect(parseJson('['.repeat(64) + ']'.repeat(64))).toBeDefined();
-    expect(parseJson(`{"s":"${'['.repeat(100)}\\\"["}`)).toEqual({ s: `${'['.repeat(100)}"[` });
+    expect(parseJson(`{"s":"${'['.repeat(100)}\\"["}`)).toEqual({ s: `${'['.repeat(100)}"[` });
   });
 
   it('rejects duplicate keys and malformed text', () => {
@@ -86,17 +110,29 @@ describe('parseJson fast path', () => {
       fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
       fc.integer().map(String),
       fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
-      fc.tuple(fc.integer({ min: -99, max: 99 }), fc.stringMatching(/^[0-9]{1,20}$/), fc.constantFrom('', 'e5', 'E-3', 'e+400')).map(([i, f, e]) => `${i}.${f}${e}`),
+      fc
+        .tuple(fc.integer({ min: -99, max: 99 }), fc.stringMatching(/^[0-9]{1,20}$/), fc.constantFrom('', 'e5', 'E-3', 'e+400'))
+        .map(([i, f, e]) => `${i}.${f}${e}`),
     );
     const text = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, number, fc.string().map((s) => JSON.stringify(s)), fc.constantFrom('true', 'null'), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        number,
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.constantFrom('true', 'null'),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
       object: fc
         .array(fc.tuple(fc.constantFrom('a', 'b', 'orderId', 'x:1'), tie('value')), { maxLength: 4 })
         .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
     })).value as fc.Arbitrary<string>;
     let fast = 0;
-    fc.assert(fc.property(text, (t) => void (same(t) && fast++)), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(text, (t) => void (same(t) && fast++)),
+      { numRuns: 2_000 },
+    );
     // Most generated texts have no duplicate key: the fast path must have answered for many of them.
     expect(fast).toBeGreaterThan(500);
   });
@@ -129,5 +165,16 @@ describe('stringifyJson', () => {
   it('never writes a LosslessNumber as an object', () => {
     expect(stringifyJson({ a: [new LosslessNumber('737185556881998184')], b: 1 })).toBe('{"a":[737185556881998184],"b":1}');
     expect(stringifyJson({ s: 'a\u0000b', n: new LosslessNumber('5.0') })).toBe('{"s":"a\\u0000b","n":5.0}');
+  });
+});
+
+describe('parseJson and very long numbers', () => {
+  it('reads an integer longer than any 64-bit one as its text, not as a bigint (BigInt reads one in quadratic time)', () => {
+    const long = '9'.repeat(42);
+    const value = parseJson(`{"n":${long},"id":${'9'.repeat(41)}}`) as { n: unknown; id: unknown };
+    expect(value.n).toBeInstanceOf(LosslessNumber);
+    expect(String(value.n)).toBe(long);
+    expect(typeof value.id).toBe('bigint');
+    expect(stringifyJson(value)).toBe(`{"n":${long},"id":${'9'.repeat(41)}}`);
   });
 });

@@ -1,21 +1,24 @@
-import { isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
+import { LosslessNumber, parse, stringify } from 'lossless-json';
 
 /**
- * Numbers keep their value whatever their size: safe integers and safely representable decimals become JS numbers,
- * larger integers become bigint, and anything else (1e400, 0.1000000000000000000001) stays a LosslessNumber that
- * prints back with the same digits. JSON.parse would round 737185556881998184 to 737185556881998200.
- * A fraction or exponent that happens to have an integral value (1E2, 5.0) also stays a LosslessNumber, so that
- * nothing downstream mistakes it for an integer literal: an ID written as 1E2 is a typo, not order 100.
+ * Numbers keep the text they were written with: a JS number only where it prints back as exactly that text (the
+ * safe integers but -0, and decimals such as 0.5 or 1e-7), larger integers as bigint, and anything else (1e400, -0,
+ * -0.0, 1.50, 1E2, 0.1000000000000000000001) as a LosslessNumber that prints back with the same characters.
+ * JSON.parse would round 737185556881998184 to 737185556881998200, and write -0 as 0 and 1.50 as 1.5. A fraction or
+ * exponent stays a LosslessNumber even where its value is integral (1E2, 5.0), so that nothing downstream mistakes it
+ * for an integer literal: an ID written as 1E2 is a typo, not order 100.
  */
 function parseNumber(text: string): number | bigint | LosslessNumber {
-  if (/^-?\d+$/.test(text)) {
-    const n = Number(text);
-    return Number.isSafeInteger(n) ? n : BigInt(text);
-  }
-  if (!isSafeNumber(text)) return new LosslessNumber(text);
+  // An integer longer than any 64-bit one is no ID: kept as its text, since BigInt reads a long one in quadratic time
+  // (a 1,000,000-digit number held the event loop for 1.8 s).
+  if (text.length > BIGINT_DIGITS) return new LosslessNumber(text);
   const n = Number(text);
-  return Number.isInteger(n) ? new LosslessNumber(text) : n;
+  if (/^-?\d+$/.test(text)) return !Number.isSafeInteger(n) ? BigInt(text) : Object.is(n, -0) ? new LosslessNumber(text) : n;
+  return String(n) === text ? n : new LosslessNumber(text);
 }
+
+/** The longest integer read as a bigint: twice the digits of the largest 64-bit one, sign included. */
+const BIGINT_DIGITS = 41;
 
 /** Objects and arrays may nest this deep; deeper text is refused before parsing (the parser recurses). */
 export const MAX_JSON_DEPTH = 64;
@@ -56,8 +59,11 @@ interface Scan {
   fast: boolean;
 }
 
-/** Numbers JSON.parse reads exactly as parseNumber does: at most 15 digits, and any fraction ends in a non-zero digit. */
-const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+/**
+ * Numbers JSON.parse reads exactly as parseNumber does, into a JS number that prints back as the same text: at most
+ * 15 digits, any fraction ending in a non-zero digit, not -0, and not below 1e-6 (which JS prints with an exponent).
+ */
+const PLAIN_NUMBER = /^(?!-0$|-?0\.0{6})-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 const NUMBER_GRAMMAR = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** U+0000, which the text must not hold; written escaped into the text JSON.parse reads. */
 const MARKER = '\u0000';

@@ -20,3 +20,16 @@ export function readOrCreateSecretFile(dir: string, name: string, create: () => 
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
   }
 }
+
+/**
+ * A secret set in the configuration; else, in sandbox mode, one kept in the data directory under `name` (made by
+ * `create` the first time); else undefined: outside sandbox mode nothing is generated for the operator.
+ */
+export function configuredOrSandboxSecret(
+  configured: string | undefined,
+  config: { sandbox: boolean; dataDir: string },
+  name: string,
+  create: () => string,
+): string | undefined {
+  return configured ?? (config.sandbox ? readOrCreateSecretFile(config.dataDir, name, create) : undefined);
+}

@@ -1,10 +1,13 @@
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { FAILPOINTS } from './failpoints.js';
 
 /** What an agent key may do: post logs, read the exchange account, cancel orders. */
 export const AGENT_SCOPES = ['logs:write', 'exchange:read', 'exchange:cancel'] as const;
 export type AgentScope = (typeof AGENT_SCOPES)[number];
 const SCOPE = `(?:${AGENT_SCOPES.join('|')})`;
 const SCOPE_LIST = new RegExp(`^\\s*${SCOPE}\\s*(?:,\\s*${SCOPE}\\s*)*$`);
+const FAILPOINT = `(?:${FAILPOINTS.join('|')})`;
+const FAILPOINT_LIST = new RegExp(`^${FAILPOINT}(?:,${FAILPOINT})*$`);
 
 const url = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const pgUrl = { require_tld: false, require_protocol: true, protocols: ['postgres', 'postgresql'] };
@@ -21,6 +24,10 @@ export class AppConfig {
   @IsOptional() @IsUrl(pgUrl) databaseUrl?: string;
   @IsOptional() @IsUrl(redisUrl) redisUrl?: string;
   @IsString() queuePrefix: string;
+  /** How long a Redis command of the queue (but a worker's wait for jobs), the rate limiter or the budget may take. */
+  @IsInt() @Min(10) @Max(60_000) redisCommandTimeoutMs: number;
+  /** How long a process may take to stop (in-flight requests and uploads finished) before it gives up and exits 1. */
+  @IsInt() @Min(1_000) shutdownTimeoutMs: number;
 
   @IsOptional() @IsString() @MinLength(1) weexApiKey?: string;
   @IsOptional() @IsString() @MinLength(1) weexApiSecret?: string;
@@ -38,14 +45,28 @@ export class AppConfig {
   @Matches(SCOPE_LIST, { message: `agentApiKeyScopes must be a comma-separated list of ${AGENT_SCOPES.join(', ')}` })
   agentApiKeyScopes: string;
   @IsOptional() @IsString() @MinLength(16) adminToken?: string;
+  /** Wrong admin tokens one client address may send within adminAuthWindowMs before it gets 429 until the window ends. */
+  @IsInt() @Min(1) @Max(1_000_000) adminAuthMaxFailures: number;
+  /** Whole seconds (rounded up): rate-limiter-flexible counts in seconds. */
+  @IsInt() @Min(1_000) @Max(86_400_000) adminAuthWindowMs: number;
+  /**
+   * The proxies in front of the API whose X-Forwarded-For is believed (Fastify's trustProxy: addresses or CIDRs,
+   * comma-separated); unset, the client address is the connection's.
+   */
+  @IsOptional() @Matches(/^[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*$/, { message: 'TRUST_PROXY must be addresses or CIDRs, comma-separated' }) trustProxy?: string;
   /** 32 bytes, base64 or hex: the AES-256-GCM key that encrypts account credentials at rest. */
-  @IsOptional() @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'secretsKey must be 32 bytes as 64 hex digits or 44 base64 characters' })
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'secretsKey must be 32 bytes as 64 hex digits or 44 base64 characters' })
   secretsKey?: string;
   /** Ed25519 private key (PKCS#8 PEM, or base64 of its DER) that signs audit checkpoints. */
   @IsOptional() @IsString() @MinLength(40) auditSigningKey?: string;
   @IsInt() @Min(1_000) auditCheckpointIntervalMs: number;
-  /** Requests per minute per agent key (a key may have its own); 0 turns the limit off. */
+  /** How often the worker checks each account's stored chains (a run verifies what was added since, and a slice more). */
+  @IsInt() @Min(1_000) auditCheckIntervalMs: number;
+  /** Logs (each request to other endpoints counts one) per minute per agent key (a key may have its own); 0: off. */
   @IsInt() @Min(0) agentRateLimitPerMin: number;
+  /** Bytes of request bodies the API parses and holds at once; a body beyond waits, unread by the parser (BodyBytesBudget). */
+  @IsInt() @Min(65_536) bodyBytesInFlight: number;
 
   @IsInt() @Min(0) @Max(65535) simPort: number;
   @IsInt() @Min(0) @Max(65535) simSpotPort: number;
@@ -53,17 +74,26 @@ export class AppConfig {
   @IsOptional() @IsUrl(url) simSpotUrl?: string;
   @IsOptional() @IsString() simSeedFile?: string;
 
+  /** Uploads in flight per account a worker drains. */
   @IsInt() @Min(1) @Max(256) uploadConcurrency: number;
+  /** Accounts one worker process drains at once. */
+  @IsInt() @Min(1) @Max(256) uploadAccountConcurrency: number;
   @IsInt() @Min(1_000) uploadRetryHorizonMs: number;
   @IsInt() @Min(1) uploadBackoffMs: number;
   @IsInt() @Min(1) uploadBackoffMaxMs: number;
   @IsInt() @Min(1_000) uploadClaimMs: number;
   @IsInt() @Min(100) relayIntervalMs: number;
+  /** How often each worker checks whether the exchange answers an account whose uploads are held for HTTP 521. */
+  @IsInt() @Min(100) uploadHoldProbeMs: number;
   @IsInt() @Min(86_400_000) idempotencyKeyTtlMs: number;
-  /** How often each worker syncs orders, plan orders and trades of every account into the evidence tables. */
-  @IsInt() @Min(1_000) evidenceSyncIntervalMs: number;
+  /** How often the workers sync orders, plan orders and trades of every account into the evidence tables; 0: off. */
+  @IsInt() @ValidateIf((c: AppConfig) => c.evidenceSyncIntervalMs !== 0) @Min(1_000) evidenceSyncIntervalMs: number;
   /** How far back the first sync of an account reaches; WEEX serves trades at most 365 days back. */
   @IsInt() @Min(1) @Max(365) evidenceSyncLookbackDays: number;
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose']) logLevel: string;
+  /** Test-only: comma-separated FAILPOINTS at which the process kills itself. */
+  @IsOptional()
+  @Matches(FAILPOINT_LIST, { message: `gatewayFailpoints must be a comma-separated list of ${FAILPOINTS.join(', ')}` })
+  gatewayFailpoints?: string;
 }

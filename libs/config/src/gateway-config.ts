@@ -1,4 +1,6 @@
 import { AppConfig } from './app-config.js';
+import type { Failpoint } from './failpoints.js';
+import type { WeexCredentials } from '#libs/weex-client';
 
 /** Credentials of the simulator's default account; used in sandbox mode, never against the real exchange. */
 export const SANDBOX_CREDENTIALS: Readonly<WeexCredentials> = Object.freeze({
@@ -10,11 +12,8 @@ export const SANDBOX_CREDENTIALS: Readonly<WeexCredentials> = Object.freeze({
 export const REAL_WEEX_BASE_URL = 'https://api-contract.weex.com';
 export const REAL_WEEX_SPOT_BASE_URL = 'https://api-spot.weex.com';
 
-export interface WeexCredentials {
-  apiKey: string;
-  secret: string;
-  passphrase: string;
-}
+/** The one credentials type, the exchange client's. */
+export type { WeexCredentials };
 
 /**
  * AppConfig plus what follows from it: the mode, the exchange endpoints and the credentials in force.
@@ -27,6 +26,8 @@ export abstract class GatewayConfig extends AppConfig {
   declare embeddedDatabase: boolean;
   declare queueBackend: 'redis' | 'postgres';
   declare weex: { baseUrl: string; spotBaseUrl: string; credentials: WeexCredentials };
+  /** Test-only: the failpoints GATEWAY_FAILPOINTS names (see failpoints.ts); empty in production. */
+  declare failpoints: ReadonlySet<Failpoint>;
 }
 
 export function resolveConfig(config: AppConfig): GatewayConfig {
@@ -39,11 +40,11 @@ export function resolveConfig(config: AppConfig): GatewayConfig {
     sandbox,
     embeddedDatabase: !config.databaseUrl,
     queueBackend: config.redisUrl ? ('redis' as const) : ('postgres' as const),
+    failpoints: new Set((config.gatewayFailpoints?.split(',') ?? []) as Failpoint[]),
     weex: {
       // Sandbox mode never falls back to the real exchange: only an explicit WEEX_BASE_URL leaves the simulator.
       baseUrl: config.weexBaseUrl ?? (sandbox ? (config.simUrl ?? local(config.simPort)) : REAL_WEEX_BASE_URL),
-      spotBaseUrl:
-        config.weexSpotBaseUrl ?? (sandbox ? (config.simSpotUrl ?? local(config.simSpotPort)) : REAL_WEEX_SPOT_BASE_URL),
+      spotBaseUrl: config.weexSpotBaseUrl ?? (sandbox ? (config.simSpotUrl ?? local(config.simSpotPort)) : REAL_WEEX_SPOT_BASE_URL),
       credentials,
     },
   });

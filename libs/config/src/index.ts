@@ -4,3 +4,4 @@ export * from './config.module.js';
 export * from './env-variables.js';
 export * from './load-config.js';
 export * from './gateway-config.js';
+export * from './failpoints.js';

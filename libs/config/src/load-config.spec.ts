@@ -33,8 +33,14 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const names = error!.problems.map((p) => p.split(':')[0]);
-    expect(names).toEqual(
-      expect.arrayContaining(['PORT', 'DATABASE_URL', 'WEEX_UPLOAD_API_VERSION', 'WEEX_API_KEY, WEEX_API_SECRET, WEEX_API_PASSPHRASE']),
+    expect(names).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'WEEX_UPLOAD_API_VERSION', 'WEEX_API_KEY, WEEX_API_SECRET, WEEX_API_PASSPHRASE']));
+  });
+
+  it('has no failpoints unless GATEWAY_FAILPOINTS names known ones (test-only)', () => {
+    expect(loadConfig({}).failpoints.size).toBe(0);
+    expect([...loadConfig({ GATEWAY_FAILPOINTS: 'before-commit,after-commit' }).failpoints]).toEqual(['before-commit', 'after-commit']);
+    expect(() => loadConfig({ GATEWAY_FAILPOINTS: 'after-commit,nowhere' })).toThrow(
+      /GATEWAY_FAILPOINTS: value must be a comma-separated list of before-commit, after-commit/,
     );
   });
 });

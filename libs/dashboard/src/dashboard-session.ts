@@ -21,13 +21,24 @@ export function validSession(adminToken: string, cookie: string | undefined, now
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** The value of one cookie from a Cookie header. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
+/** The form of every session cookie issueSession makes: nothing in it is ever percent-encoded. */
+const SESSION_VALUE = /^\d{1,15}\.[A-Za-z0-9_-]{43}$/;
+
+/** A session cookie that this gateway cannot have set: garbage, percent-encoded, or sent more than once. */
+export const MALFORMED = Symbol('malformed session cookie');
+
+/**
+ * The session cookie of a Cookie header: its value, MALFORMED, or undefined when there is none. Nothing is decoded,
+ * so no value can make the parsing throw; other cookies are not looked at.
+ */
+export function readSessionCookie(header: string | undefined): string | typeof MALFORMED | undefined {
+  const values = (header ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${SESSION_COOKIE}=`))
+    .map((part) => part.slice(SESSION_COOKIE.length + 1));
+  if (values.length === 0) return undefined;
+  return values.length === 1 && SESSION_VALUE.test(values[0]) ? values[0] : MALFORMED;
 }
 
 function mac(adminToken: string, expiry: string): string {

@@ -1,19 +1,40 @@
+import { BadRequestException, Logger, UnauthorizedException } from '@nestjs/common';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { issueSession, readCookie, SESSION_COOKIE, SESSION_MS, validSession } from './dashboard-session.js';
-import { signInPage } from './sign-in-page.js';
+import { bearerToken } from '#libs/accounts';
+import { expectNoQuery, HttpExceptionFilter, pageSecurity, securePage, validateBody, validateQuery } from '#libs/http';
+import { issueSession, MALFORMED, readSessionCookie, SESSION_COOKIE, SESSION_MS, validSession } from './dashboard-session.js';
+import { signInPage, SIGN_IN_SECURITY } from './sign-in-page.js';
+import { SIGN_IN_SCRIPT } from './sign-in-script.js';
+import { DASHBOARD_PATH, isDashboardPath, SignInDto, SignInQueryDto } from './sign-in.dto.js';
 
-export const DASHBOARD_PATH = '/admin/queues';
+export { DASHBOARD_PATH } from './sign-in.dto.js';
 const SIGN_IN_PATH = '/admin/sign-in';
+const SIGN_IN_SCRIPT_PATH = '/admin/sign-in.js';
+
+/**
+ * bull-board's UI: its own scripts, styles and images; inline styles, which its markup and React components set (no
+ * inline script: its config is a JSON data block). Its <base href> is its own path.
+ */
+const DASHBOARD_SECURITY = pageSecurity({
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  baseUri: ["'self'"],
+});
+/** bull-board's page links fonts from the internet, which production networks often cannot reach: the page is served without. */
+const EXTERNAL_LINK = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi;
 
 export interface DashboardAuth {
-  /** The admin token in force, or undefined when admin access is off. */
+  /** The admin token in force, or undefined when admin access is off; it keys the session cookies. */
   token(): string | undefined;
-  /** Whether an Authorization header carries the admin token (constant-time). */
-  matches(header: string | string[] | undefined): boolean;
+  /** Admits the admin token presented from `address`; throws 401 (`refusal`), or 429 while the address is throttled. */
+  verify(token: string | undefined, address: string, refusal: string): Promise<void>;
 }
 
 /**
@@ -29,39 +50,66 @@ export async function mountQueueDashboard(fastify: FastifyInstance, queues: Queu
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'AI-log gateway' } },
   });
+  const errors = new HttpExceptionFilter();
+  const logger = new Logger('QueueDashboard');
 
-  fastify.get(SIGN_IN_PATH, (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
-    void reply.type('text/html; charset=utf-8').send(signInPage(SIGN_IN_PATH, safeNext(request.query.next)));
-  });
-  fastify.post(SIGN_IN_PATH, (request: FastifyRequest<{ Body: unknown }>, reply) => {
-    const token = auth.token();
-    const given = (request.body as { token?: unknown } | undefined)?.token;
-    if (!token || typeof given !== 'string' || !auth.matches(`Bearer ${given}`)) {
-      void reply.code(401).send({ statusCode: 401, code: 'UNAUTHORIZED', message: 'token must be the admin token', requestId: request.id });
-      return;
-    }
-    const cookie = `${SESSION_COOKIE}=${issueSession(token)}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}`;
-    void reply.header('set-cookie', cookie).send({ signedIn: true });
-  });
+  await fastify.register(async (scope) => {
+    scope.setErrorHandler((error, request, reply) => errors.send(error, request, reply));
+    scope.get(SIGN_IN_PATH, (request, reply) => {
+      securePage(reply, SIGN_IN_SECURITY);
+      const { next } = validateQuery(SignInQueryDto, request.query);
+      void reply.type('text/html; charset=utf-8').send(signInPage(SIGN_IN_PATH, SIGN_IN_SCRIPT_PATH, next ?? DASHBOARD_PATH));
+    });
+    scope.get(SIGN_IN_SCRIPT_PATH, (request, reply) => {
+      expectNoQuery(request.query);
+      void reply.type('text/javascript; charset=utf-8').send(SIGN_IN_SCRIPT);
+    });
+    scope.post(SIGN_IN_PATH, async (request, reply) => {
+      expectNoQuery(request.query);
+      const { token } = validateBody(SignInDto, request.body);
+      await auth.verify(token, request.ip, 'token must be the admin token (ADMIN_TOKEN)');
+      // Secure when the browser reached us over TLS (directly, or through a proxy named in TRUST_PROXY).
+      const secure = request.protocol === 'https' ? '; Secure' : '';
+      const cookie = `${SESSION_COOKIE}=${issueSession(auth.token()!)}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure}`;
+      return reply.header('set-cookie', cookie).send({ signedIn: true });
+    });
 
-  await fastify.register(
-    async (scope) => {
-      scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        const token = auth.token();
-        const session = readCookie(request.headers.cookie, SESSION_COOKIE);
-        if (token && (auth.matches(request.headers.authorization) || validSession(token, session))) return;
-        if (request.method === 'GET' && !request.url.includes('/api/')) {
-          return reply.redirect(`${SIGN_IN_PATH}?next=${encodeURIComponent(request.url)}`, 303);
-        }
-        return reply.code(401).send({ statusCode: 401, code: 'UNAUTHORIZED', message: 'sign in at /admin/sign-in or send the admin token', requestId: request.id });
-      });
-      await scope.register(board.registerPlugin());
-    },
-    { prefix: DASHBOARD_PATH },
-  );
+    await scope.register(
+      async (dashboard) => {
+        // bull-board sets its own error handler for its routes: this hook answers its refusals itself.
+        dashboard.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+          securePage(reply, DASHBOARD_SECURITY);
+          try {
+            await admit(request, reply, auth, logger);
+          } catch (error) {
+            const page = request.method === 'GET' && !request.url.includes('/api/') && !request.headers.authorization;
+            if (!(error instanceof UnauthorizedException) || !page) return errors.send(error, request, reply);
+            const next = isDashboardPath(request.url) ? `?next=${encodeURIComponent(request.url)}` : '';
+            return reply.redirect(`${SIGN_IN_PATH}${next}`, 303);
+          }
+        });
+        dashboard.addHook('onSend', async (_request, reply, payload) =>
+          typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html') ? payload.replace(EXTERNAL_LINK, '') : payload,
+        );
+        await dashboard.register(board.registerPlugin());
+      },
+      { prefix: DASHBOARD_PATH },
+    );
+  });
 }
 
-/** Only paths of the dashboard itself, so the sign-in page cannot be used to send a browser elsewhere. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith(`${DASHBOARD_PATH}`) && !next.includes('//') ? next : DASHBOARD_PATH;
+/** A valid session cookie, or the admin token as a bearer; a session cookie this gateway cannot have set is a 400. */
+async function admit(request: FastifyRequest, reply: FastifyReply, auth: DashboardAuth, logger: Logger): Promise<void> {
+  const session = readSessionCookie(request.headers.cookie);
+  if (session === MALFORMED) {
+    logger.warn(`malformed ${SESSION_COOKIE} cookie from ${request.ip} (request ${request.id}): answered 400 and cleared`);
+    reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0`);
+    throw new BadRequestException({
+      code: 'MALFORMED_COOKIE',
+      message: `the ${SESSION_COOKIE} cookie is not one this gateway set; it is cleared: sign in again`,
+    });
+  }
+  const token = auth.token();
+  if (token && session && validSession(token, session)) return;
+  await auth.verify(bearerToken(request.headers.authorization), request.ip, 'sign in at /admin/sign-in or send the admin token');
 }

@@ -5,4 +5,4 @@ export * from './prisma.service.js';
 export * from './sql-pool.js';
 export * from './migrator.js';
 export { AiLogStatus, Prisma } from './generated/client.js';
-export type { AiLog, UploadAttempt, Account, AgentKey } from './generated/client.js';
+export type { AiLog, UploadAttempt, Account, AgentKey, AuditCheck, AuditCheckpoint } from './generated/client.js';

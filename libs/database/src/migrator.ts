@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /** What the migrator needs of a connection; a `pg.Client` or `pg.PoolClient` has it. Use one dedicated connection. */
 export interface MigrationClient {
-  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 export interface ApplyMigrationsOptions {
@@ -16,11 +16,7 @@ export interface ApplyMigrationsOptions {
   log?: (msg: string) => void;
 }
 
-export type MigrationErrorCode =
-  | 'MIGRATION_FAILED'
-  | 'MIGRATION_EDITED'
-  | 'MIGRATION_MISSING_SCRIPT'
-  | 'FAILED_MIGRATION_IN_DATABASE';
+export type MigrationErrorCode = 'MIGRATION_FAILED' | 'MIGRATION_EDITED' | 'MIGRATION_MISSING_SCRIPT' | 'FAILED_MIGRATION_IN_DATABASE';
 
 export class MigrationError extends Error {
   constructor(
@@ -65,18 +61,13 @@ interface MigrationRow {
  * `_prisma_migrations`, recording it the way `prisma migrate deploy` does. Holds Prisma's advisory lock meanwhile.
  * Throws a {@link MigrationError} naming the migration when one fails, or when an applied one was edited since.
  */
-export async function applyMigrations(
-  client: MigrationClient,
-  options: ApplyMigrationsOptions = {},
-): Promise<{ applied: string[] }> {
+export async function applyMigrations(client: MigrationClient, options: ApplyMigrationsOptions = {}): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => {});
   const migrations = await readMigrations(options.migrationsDir ?? findMigrationsDir());
   await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
   try {
     await client.query(CREATE_MIGRATIONS_TABLE);
-    const { rows } = await client.query(
-      'SELECT migration_name, checksum, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL',
-    );
+    const { rows } = await client.query('SELECT migration_name, checksum, finished_at FROM _prisma_migrations WHERE rolled_back_at IS NULL');
     const recorded = new Map((rows as MigrationRow[]).map((row) => [row.migration_name, row]));
     verifyHistory(migrations, recorded);
     const unknown = [...recorded.keys()].filter((name) => !migrations.some((m) => m.name === name));
@@ -105,7 +96,10 @@ export function findMigrationsDir(from = path.dirname(fileURLToPath(import.meta.
 
 async function readMigrations(migrationsDir: string): Promise<MigrationFile[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const file = path.join(migrationsDir, name, 'migration.sql');
@@ -124,8 +118,7 @@ function verifyHistory(migrations: MigrationFile[], recorded: Map<string, Migrat
       throw new MigrationError(
         'FAILED_MIGRATION_IN_DATABASE',
         row.migration_name,
-        `Migration ${row.migration_name} failed earlier and is recorded as unfinished; ` +
-          'resolve it with `prisma migrate resolve` before migrating again',
+        `Migration ${row.migration_name} failed earlier and is recorded as unfinished; ` + 'resolve it with `prisma migrate resolve` before migrating again',
       );
     }
   }

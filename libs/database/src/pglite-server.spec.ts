@@ -56,7 +56,7 @@ describe('PGliteServer', () => {
     const until = async (last: string) => {
       for (;;) {
         const messages: Array<{ type: string; body: Buffer }> = [];
-        for (let at = 0; at + 5 <= input.length; ) {
+        for (let at = 0; at + 5 <= input.length;) {
           const end = at + 1 + input.readInt32BE(at + 1);
           if (end > input.length) break;
           messages.push({ type: String.fromCharCode(input[at]!), body: input.subarray(at + 5, end) });
@@ -81,7 +81,8 @@ describe('PGliteServer', () => {
     server = await PGliteServer.start(db, { port: 0 });
     url = `postgresql://postgres@${server.host}:${server.port}/postgres?sslmode=disable`;
     await db.exec('CREATE TABLE tx_rows (who text, n int)');
-  });
+    // PGlite's initdb takes about a second alone and much longer on a loaded machine.
+  }, 60_000);
 
   afterAll(async () => {
     sockets.forEach((s) => s.destroy());
@@ -103,7 +104,10 @@ describe('PGliteServer', () => {
           return Object.values(rows[0]).join();
         }
         if (i % 4 === 2) return (await p.query(paged)).rows.length;
-        return p.query('SELECT $1::int AS v', ['not a number']).then(() => 'no error', (err: Error) => err.message);
+        return p.query('SELECT $1::int AS v', ['not a number']).then(
+          () => 'no error',
+          (err: Error) => err.message,
+        );
       }),
     );
     results.forEach((value, i) => {
@@ -121,16 +125,17 @@ describe('PGliteServer', () => {
 
     const param = (v: string) => [int32(v.length), Buffer.from(v)];
     raw.socket.write(
-      Buffer.concat([
-        frame('B', text(''), text(''), int16(0), int16(2), ...param('2'), ...param('3'), int16(0)),
-        frame('E', text(''), int32(0)),
-        frame('S'),
-      ]),
+      Buffer.concat([frame('B', text(''), text(''), int16(0), int16(2), ...param('2'), ...param('3'), int16(0)), frame('E', text(''), int32(0)), frame('S')]),
     );
     const reply = await raw.until('Z');
     expect(reply.map((m) => m.type).join('')).toBe('12DCZ');
     // DataRow: int16 column count, int32 value length, value.
-    expect(reply.find((m) => m.type === 'D')!.body.subarray(6).toString()).toBe('5');
+    expect(
+      reply
+        .find((m) => m.type === 'D')!
+        .body.subarray(6)
+        .toString(),
+    ).toBe('5');
   });
 
   it('runs two overlapping transactions one after the other, each keeping its own outcome', async () => {

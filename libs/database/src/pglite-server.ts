@@ -124,7 +124,8 @@ export class PGliteServer {
       }
       const code = message.length >= 8 ? message.readInt32BE(4) : 0;
       if (code === SSL_REQUEST || code === GSSENC_REQUEST) conn.socket.write('N');
-      else if (code === CANCEL_REQUEST) return void conn.socket.destroy(); // queries cannot be interrupted here
+      else if (code === CANCEL_REQUEST)
+        return void conn.socket.destroy(); // queries cannot be interrupted here
       else {
         conn.started = true;
         conn.unit.push(message);
@@ -214,7 +215,7 @@ export class PGliteServer {
 function scan(output: Buffer): { notifications: Buffer[]; last: number | undefined } {
   const notifications: Buffer[] = [];
   let last: number | undefined;
-  for (let at = 0; at + 5 <= output.length; ) {
+  for (let at = 0; at + 5 <= output.length;) {
     const end = at + 1 + output.readInt32BE(at + 1);
     last = output[at];
     if (last === NOTIFICATION) notifications.push(output.subarray(at, end));

@@ -12,11 +12,7 @@ export interface PreparedDatabase {
  * Makes the database ready before any module starts: PGlite under `dataDir` when no URL is given, then the
  * migrations under prisma/migrations, applied offline and safely when several processes start at once.
  */
-export async function prepareDatabase(options: {
-  url?: string;
-  dataDir: string;
-  log?: (message: string) => void;
-}): Promise<PreparedDatabase> {
+export async function prepareDatabase(options: { url?: string; dataDir: string; log?: (message: string) => void }): Promise<PreparedDatabase> {
   const embedded = options.url ? undefined : await startEmbeddedDatabase(options.dataDir);
   const url = options.url ?? embedded!.url;
   const client = new pg.Client({ connectionString: url });

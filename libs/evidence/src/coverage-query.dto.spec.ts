@@ -1,5 +1,5 @@
-import { ValidationFailedException } from '#libs/http';
-import { parseInstant, readCoverageQuery } from './coverage-query.dto.js';
+import { ValidationFailedException, validateQuery } from '#libs/http';
+import { CoverageQueryDto, coverageWindow, parseInstant } from './coverage-query.dto.js';
 
 const DAY = 86_400_000;
 
@@ -20,8 +20,10 @@ describe('parseInstant', () => {
   });
 });
 
-describe('readCoverageQuery', () => {
+describe('CoverageQueryDto and coverageWindow', () => {
   const now = 1_800_000_000_000;
+  // What the API does with a query string: its validation pipe, then the window.
+  const readCoverageQuery = (query: unknown, at: number) => coverageWindow(validateQuery(CoverageQueryDto, query), at);
   const failure = (query: unknown) => {
     try {
       readCoverageQuery(query, now);

@@ -1,5 +1,6 @@
 import { IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
-import { type FieldError, ValidationFailedException, validateBody } from '#libs/http';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { type FieldError, ValidationFailedException } from '#libs/http';
 import { DAY_MS } from './time-windows.js';
 
 /** The longest window a coverage query may span, and the window when none is given. */
@@ -47,10 +48,23 @@ const IsLimit = (options?: ValidationOptions) =>
 
 /** Query string of GET /v1/compliance/coverage. */
 export class CoverageQueryDto {
-  @IsOptional() @IsInstant() from?: string;
-  @IsOptional() @IsInstant() to?: string;
-  /** Longest list of uncovered orders and of unmatched logs. */
-  @IsOptional() @IsLimit() limit?: string;
+  @IsOptional()
+  @IsInstant()
+  @JSONSchema({ description: `ISO-8601 or Unix ms; default ${DEFAULT_COVERAGE_DAYS} days before to, at most ${MAX_COVERAGE_DAYS}` })
+  from?: string;
+
+  @IsOptional()
+  @IsInstant()
+  @JSONSchema({ description: 'ISO-8601 or Unix ms; default now' })
+  to?: string;
+
+  @IsOptional()
+  @IsLimit()
+  @JSONSchema({
+    pattern: '^[0-9]{1,4}$',
+    description: `the longest list of uncovered orders and of unmatched logs: 1 to ${MAX_LIST_LIMIT}, default ${DEFAULT_LIST_LIMIT}`,
+  })
+  limit?: string;
 }
 
 export interface CoverageWindow {
@@ -60,11 +74,10 @@ export interface CoverageWindow {
 }
 
 /**
- * The window of a coverage query: `to` defaults to now, `from` to `DEFAULT_COVERAGE_DAYS` before `to`; `from` must not
- * be after `to`, and the window may span at most `MAX_COVERAGE_DAYS`. A bad query is a 400 naming the field.
+ * The window of a validated coverage query: `to` defaults to now, `from` to `DEFAULT_COVERAGE_DAYS` before `to`; `from`
+ * must not be after `to`, and the window may span at most `MAX_COVERAGE_DAYS`. A bad window is a 400 naming `from`.
  */
-export function readCoverageQuery(query: unknown, now = Date.now()): CoverageWindow {
-  const dto = validateBody(CoverageQueryDto, query ?? {});
+export function coverageWindow(dto: CoverageQueryDto, now = Date.now()): CoverageWindow {
   const to = dto.to === undefined ? now : parseInstant(dto.to)!;
   const from = dto.from === undefined ? to - DEFAULT_COVERAGE_DAYS * DAY_MS : parseInstant(dto.from)!;
   const errors: FieldError[] = [];

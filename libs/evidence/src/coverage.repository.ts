@@ -32,12 +32,17 @@ export interface UnmatchedLogRow {
 }
 
 /**
- * A log links to an order when it names the order's ID, or the algoId of the plan order that placed it. The link is a
- * join made at query time, never stored, so a log that arrived before its order links as soon as the order is synced.
+ * A log links to an order when it names the order's ID; or the algoId of the plan order whose actualOrderId names the
+ * order (the plan order placed it, or is its TP/SL); or, for a plan order that order/history lists under its algoId,
+ * the order that plan order names (the order its TP/SL protected: ccxt returns only that order's ID to an agent that
+ * attaches a TP/SL). The link is a join made at query time, never stored, so a log that arrived before its order
+ * links as soon as the order is synced.
  */
-const namesOrder = (log: string, account: string, order: string) => Prisma.raw(`
-  (${log}.order_id = ${order} OR ${log}.order_id IN (
-    SELECT p.algo_id FROM exchange_plan_orders p WHERE p.account_id = ${account} AND p.actual_order_id = ${order}))`);
+const namesOrder = (log: string, account: string, order: string) =>
+  Prisma.raw(`
+  (${log}.order_id = ${order}
+    OR ${log}.order_id IN (SELECT p.algo_id FROM exchange_plan_orders p WHERE p.account_id = ${account} AND p.actual_order_id = ${order})
+    OR ${log}.order_id IN (SELECT p.actual_order_id FROM exchange_plan_orders p WHERE p.account_id = ${account} AND p.algo_id = ${order}))`);
 
 /** Orders created in the window with their fills flag and coverage. */
 const classifiedOrders = (accountId: string, from: Date, to: Date) => Prisma.sql`

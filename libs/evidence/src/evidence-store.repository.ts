@@ -18,7 +18,11 @@ export class EvidenceStore {
   }
 
   async upsertOrders(accountId: string, orders: readonly Order[]): Promise<number> {
-    const rows = uniqueBy(orders.map(orderRow), (r) => r.orderId, (r) => r.updatedAt);
+    const rows = uniqueBy(
+      orders.map(orderRow),
+      (r) => r.orderId,
+      (r) => r.updatedAt,
+    );
     if (rows.length === 0) return 0;
     const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
     return this.prisma.$executeRaw`
@@ -34,7 +38,11 @@ export class EvidenceStore {
   }
 
   async upsertPlanOrders(accountId: string, plans: readonly PlanOrder[]): Promise<number> {
-    const rows = uniqueBy(plans.map(planOrderRow), (r) => r.algoId, (r) => r.updatedAt);
+    const rows = uniqueBy(
+      plans.map(planOrderRow),
+      (r) => r.algoId,
+      (r) => r.updatedAt,
+    );
     if (rows.length === 0) return 0;
     const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
     return this.prisma.$executeRaw`
@@ -65,20 +73,20 @@ export class EvidenceStore {
   }
 
   /**
-   * Orders stored with one of `openStatuses` that are not among `stillOpen` (they filled or were cancelled since),
-   * oldest first, leaving out `skip` (orders the exchange does not know) before the limit, so that they never crowd
-   * out the others.
+   * Orders stored with a status that is not one of `finalStatuses` (open, or one we do not recognise) and that are not
+   * among `stillOpen`: they may have filled or been cancelled since. Oldest first, leaving out `skip` (orders the
+   * exchange does not know) before the limit, so that they never crowd out the others.
    */
-  async staleOpenOrders(
+  async unsettledOrders(
     accountId: string,
-    openStatuses: readonly string[],
+    finalStatuses: readonly string[],
     stillOpen: readonly string[],
     skip: readonly string[],
     limit: number,
   ): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<Array<{ order_id: string }>>`
       SELECT order_id::text AS order_id FROM exchange_orders
-      WHERE account_id = ${accountId} AND status = ANY(${[...openStatuses]}::text[])
+      WHERE account_id = ${accountId} AND NOT (status = ANY(${[...finalStatuses]}::text[]))
         AND NOT (order_id = ANY(${[...stillOpen, ...skip]}::text[]::bigint[]))
       ORDER BY created_at, order_id LIMIT ${limit}`;
     return rows.map((r) => r.order_id);

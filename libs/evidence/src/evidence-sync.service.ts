@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { DATABASE_URL } from '#libs/database';
-import { WeexAccountClients, WeexApiError, type WeexClient } from '#libs/weex-client';
+import { WeexApiError, type WeexClient } from '#libs/weex-client';
+import { WeexAccountClients } from '#libs/weex-nest';
 import { withAdvisoryLock } from './account-lock.js';
 import { EvidenceStore } from './evidence-store.repository.js';
 import { syncOrders } from './streams/orders.stream.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WeexModule } from '#libs/weex-client';
+import { WeexModule } from '#libs/weex-nest';
 import { CoverageRepository } from './coverage.repository.js';
 import { EvidenceStore } from './evidence-store.repository.js';
 import { EvidenceSyncService } from './evidence-sync.service.js';

@@ -7,6 +7,13 @@ export interface StoredRecord {
   syncedAt: Date;
 }
 
+export interface PlanOrderRecord {
+  algoId: string;
+  actualOrderId: string | null;
+  algoStatus: string;
+  data: string;
+}
+
 export type LogWithAttempts = AiLog & { attempts: UploadAttempt[] };
 
 /** Reads behind the evidence of one order. Every query is scoped to the account. */
@@ -26,12 +33,17 @@ export class EvidenceRepository {
     return rows.map((r) => r.data);
   }
 
-  /** The plan order that placed the order, if one did (the earliest, should the exchange report more than one). */
-  async planOrderOf(accountId: string, orderId: string): Promise<{ algoId: string; data: string } | undefined> {
-    const rows = await this.prisma.$queryRaw<Array<{ algo_id: string; data: string }>>`
-      SELECT algo_id::text AS algo_id, data FROM exchange_plan_orders
-      WHERE account_id = ${accountId} AND actual_order_id = ${orderId}::bigint ORDER BY created_at, algo_id LIMIT 1`;
-    return rows[0] && { algoId: rows[0].algo_id, data: rows[0].data };
+  /**
+   * The plan order linked to the order: the order itself (a plan order order/history lists under its algoId), else
+   * the one whose actualOrderId names it (the earliest, should the exchange report more than one).
+   */
+  async planOrderOf(accountId: string, orderId: string): Promise<PlanOrderRecord | undefined> {
+    const rows = await this.prisma.$queryRaw<Array<{ algo_id: string; actual_order_id: string | null; algo_status: string; data: string }>>`
+      SELECT algo_id::text AS algo_id, actual_order_id::text AS actual_order_id, algo_status, data FROM exchange_plan_orders
+      WHERE account_id = ${accountId} AND (algo_id = ${orderId}::bigint OR actual_order_id = ${orderId}::bigint)
+      ORDER BY algo_id = ${orderId}::bigint DESC, created_at, algo_id LIMIT 1`;
+    const row = rows[0];
+    return row && { algoId: row.algo_id, actualOrderId: row.actual_order_id, algoStatus: row.algo_status, data: row.data };
   }
 
   /** The account's AI logs whose orderId is one of `ids`, oldest first, with their upload attempts. */

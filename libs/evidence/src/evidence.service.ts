@@ -2,12 +2,13 @@ import { Injectable, NotFoundException, ServiceUnavailableException } from '@nes
 import { parseJson } from '#libs/common';
 import { readOrderId } from '#libs/ai-log';
 import { ValidationFailedException } from '#libs/http';
-import { WeexAccountClients, WeexApiError } from '#libs/weex-client';
+import { WeexApiError } from '#libs/weex-client';
+import { WeexAccountClients } from '#libs/weex-nest';
 import type { CoverageWindow } from './coverage-query.dto.js';
 import { CoverageRepository, type OrderCoverage } from './coverage.repository.js';
 import { EvidenceStore } from './evidence-store.repository.js';
-import { EvidenceRepository, type LogWithAttempts, type StoredRecord } from './evidence.repository.js';
-import type { CoverageView, EvidenceLogView, OrderEvidenceView, SyncStateView, UploadReceiptView } from './evidence.views.js';
+import { EvidenceRepository, type LogWithAttempts, type PlanOrderRecord, type StoredRecord } from './evidence.repository.js';
+import type { CoverageView, EvidenceLogView, OrderEvidenceView, PlanOrderLink, SyncStateView, UploadReceiptView } from './evidence.views.js';
 import { type StreamState, SyncStateRepository } from './sync-state.repository.js';
 
 const PENDING = new Set(['queued', 'uploading', 'retrying']);
@@ -38,7 +39,11 @@ export class EvidenceService {
       this.evidence.planOrderOf(accountId, orderId),
       this.state.find(accountId),
     ]);
-    const logs = await this.evidence.logsNaming(accountId, plan ? [orderId, plan.algoId] : [orderId]);
+    const link = plan && planOrderLink(plan, orderId);
+    // The order a plan order listed under its algoId was attached to: a log naming that order decided this one too.
+    const attached = link === 'self' ? (plan?.actualOrderId ?? undefined) : undefined;
+    const named = [orderId, ...(plan && plan.algoId !== orderId ? [plan.algoId] : []), ...(attached ? [attached] : [])];
+    const logs = await this.evidence.logsNaming(accountId, named);
     return {
       orderId,
       coverage: coverageOf(logs),
@@ -46,7 +51,8 @@ export class EvidenceService {
       orderSyncedAt: order.syncedAt.toISOString(),
       fills: fills.map((data) => parseJson(data)),
       planOrder: plan ? parseJson(plan.data) : null,
-      logs: logs.map((log) => toLogView(log, orderId)),
+      planOrderLink: link ?? null,
+      logs: logs.map((log) => toLogView(log, orderId, attached)),
       sync: toSyncView(states),
     };
   }
@@ -99,7 +105,10 @@ export class EvidenceService {
     } catch (error) {
       if (!(error instanceof WeexApiError)) throw error;
       if (error.kind === 'invalid_request') throw orderNotFound(orderId, `the exchange does not know it either (${error.code ?? 'no code'}: ${error.message})`);
-      throw new ServiceUnavailableException({ code: 'EXCHANGE_UNAVAILABLE', message: `order ${orderId} is not synced yet, and asking the exchange failed: ${error.kind}: ${error.message}` });
+      throw new ServiceUnavailableException({
+        code: 'EXCHANGE_UNAVAILABLE',
+        message: `order ${orderId} is not synced yet, and asking the exchange failed: ${error.kind}: ${error.message}`,
+      });
     }
     const stored = await this.evidence.order(accountId, orderId);
     if (!stored) throw orderNotFound(orderId, 'the exchange answered with another order');
@@ -117,12 +126,18 @@ function coverageOf(logs: readonly LogWithAttempts[]): OrderCoverage {
   return logs.length > 0 ? 'failed' : 'missing';
 }
 
-function toLogView(log: LogWithAttempts, orderId: string): EvidenceLogView {
+/** How the plan order relates to the order (see OrderEvidenceView.planOrderLink). */
+function planOrderLink(plan: PlanOrderRecord, orderId: string): PlanOrderLink {
+  if (plan.algoId === orderId) return 'self';
+  return plan.algoStatus === 'TRIGGERED' ? 'placed' : 'attached';
+}
+
+function toLogView(log: LogWithAttempts, orderId: string, attached: string | undefined): EvidenceLogView {
   const receipt = log.status === 'uploaded' ? log.attempts.findLast((a) => a.outcome === 'uploaded') : undefined;
   const named = log.orderId!.toString();
   return {
     id: log.id,
-    links: named === orderId ? 'order' : 'planOrder',
+    links: named === orderId ? 'order' : named === attached ? 'attachedOrder' : 'planOrder',
     orderId: named,
     status: log.status,
     stage: log.stage,

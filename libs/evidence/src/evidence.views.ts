@@ -18,8 +18,11 @@ export interface AttemptSummaryView extends UploadReceiptView {
 
 export interface EvidenceLogView {
   id: string;
-  /** The log names the order itself, or the plan order that placed it. */
-  links: 'order' | 'planOrder';
+  /**
+   * What the log names: the order itself, the plan order linked to it, or (when the order is a plan order that
+   * order/history lists under its algoId) the order that plan order was attached to.
+   */
+  links: 'order' | 'planOrder' | 'attachedOrder';
   orderId: string;
   status: string;
   stage: string;
@@ -61,11 +64,19 @@ export interface OrderEvidenceView {
   order: unknown;
   orderSyncedAt: string;
   fills: unknown[];
-  /** The plan (conditional) order that placed this order, if any. */
+  /** The plan (conditional) order linked to this order, if any; `planOrderLink` says how. */
   planOrder: unknown;
+  /**
+   * `placed`: the plan order triggered and placed this order; `self`: this order is the plan order, listed by
+   * order/history under its algoId once it ended; `attached`: the plan order protects this order (its TP/SL, waiting
+   * or ended). Null without a plan order.
+   */
+  planOrderLink: PlanOrderLink | null;
   logs: EvidenceLogView[];
   sync: SyncStateView;
 }
+
+export type PlanOrderLink = 'placed' | 'self' | 'attached';
 
 export interface UncoveredOrderView {
   orderId: string;

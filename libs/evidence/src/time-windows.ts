@@ -1,6 +1,7 @@
+import { DAY_MS } from '#libs/common';
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 export interface TimeWindow {
   /** Unix ms, inclusive. */

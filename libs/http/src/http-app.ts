@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { parseJson, stringifyJson } from '#libs/common';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson } from '#libs/common';
+import { BodyBytesBudget } from './body-bytes-budget.js';
+import { frameworkErrors } from './framework-errors.js';
+import { API_HEADERS, registerPageSecurity } from './security-headers.js';
+import { closeUnusedConnectionsOnClose } from './unused-connections.js';
+import { ValidationFailedException } from './validation-failed.exception.js';
 
 /** Request bodies above this many bytes get 413. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
@@ -11,7 +16,7 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
  * The Fastify adapter every HTTP app uses: request ids from X-Request-Id (or new ones), and a body limit. With a
  * logger, each request is logged (method, url, status, time) under its request id.
  */
-export async function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger): Promise<FastifyAdapter> {
+export async function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger, trustProxy?: string): Promise<FastifyAdapter> {
   // Imported on use: the worker reaches this module through the #libs/http barrel (for validation helpers) but serves
   // no HTTP, and Fastify with Nest's adapter would cost it about 12 MB of RSS.
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
@@ -19,41 +24,102 @@ export async function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?:
     bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    frameworkErrors,
+    // Behind a proxy, the client's address (what admin-token throttling counts by) is in X-Forwarded-For.
+    ...(trustProxy ? { trustProxy: trustProxy.split(',') } : {}),
     ...(logger ? { loggerInstance: logger } : {}),
   });
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-/** U+0000 raw, or escaped as \u0000 (an escape only when an even number of backslashes, none included, precede it). */
-const NUL = /\u0000|(?:^|[^\\])(?:\\\\)*\\u0000/i;
+const REPLY = Symbol('reply');
 
-/** Substring searches, much faster than NUL over a large body: without one of these, NUL cannot match. */
-const mayHoldNul = (text: string) => text.includes('\u0000') || text.includes('\\u0000') || text.includes('\\U0000');
+/**
+ * Route config (Nest's `@RouteConfig`) of a route whose handler checks its body's strings itself, so that one bad
+ * item of a batch does not reject the others: the parser leaves them to it (see {@link CheckedTextRequest}).
+ */
+export const CHECKS_OWN_TEXT = { checksOwnText: true } as const;
+
+/** A request to a route with CHECKS_OWN_TEXT, as the parser leaves it. */
+export interface CheckedTextRequest {
+  /**
+   * True when the body's text may hold a string PostgreSQL cannot store, which the handler must look for; false when
+   * the text proves there is none. Only this parser makes a body object, and sets it.
+   */
+  mayHoldUnstorableText: boolean;
+}
 
 /**
  * JSON in and out without precision loss: bodies are decoded as strict UTF-8 and parsed with lossless numbers, and
- * replies print bigint IDs as bare integers. Errors raised while reading a request reach HttpExceptionFilter.
- * Call before `init()`; create the app with `{ bodyParser: false }`.
+ * replies print bigint IDs as bare integers. Errors raised while reading a request reach HttpExceptionFilter. Every
+ * answer gets the API's security headers; HTML pages add theirs with @fastify/helmet (see security-headers.ts).
+ * At most `bodyBytesInFlight` bytes of bodies are parsed and held at once (BodyBytesBudget). Connections that never
+ * sent a byte do not hold the close (closeUnusedConnectionsOnClose). Call before `init()` and
+ * before any route is added; create the app with `{ bodyParser: false }`.
  */
-export function configureHttpApp(app: NestFastifyApplication | INestApplication): void {
+export async function configureHttpApp(app: NestFastifyApplication | INestApplication, bodyBytesInFlight: number): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
-    try {
-      const text = utf8.decode(raw as Buffer);
-      if (mayHoldNul(text) && NUL.test(text)) {
-        const reason = 'body must not contain the character U+0000 (PostgreSQL text cannot hold it)';
-        return done(Object.assign(new Error(reason), { statusCode: 400, code: 'UNSUPPORTED_CHARACTER' }), undefined);
+  // A string PostgreSQL cannot store (U+0000, a lone surrogate), anywhere in a body, gets a 400 naming it, unless the
+  // route checks its own text (CHECKS_OWN_TEXT).
+  fastify.decorateRequest('mayHoldUnstorableText', false);
+  const budget = new BodyBytesBudget(bodyBytesInFlight);
+  // The reply of each request, for the parser: a body's bytes are given back when its answer is sent, or the
+  // connection closed before (ServerResponse's 'close' comes in both cases).
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
+    (request as unknown as { [REPLY]: FastifyReply })[REPLY] = reply;
+    done(null, payload);
+  });
+  // JSON only: a JSON text sent as text/plain is a 415 naming Content-Type, not a body of the wrong kind.
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    const bytes = (raw as Buffer).length;
+    const reply = (request as unknown as { [REPLY]: FastifyReply })[REPLY];
+    const parse = () => {
+      if (reply.raw.destroyed) {
+        budget.release(bytes); // the sender gave up while its body waited
+        return done(Object.assign(new Error('the connection closed before the body was read'), { statusCode: 400 }), undefined);
       }
-      done(null, text.trim() === '' ? undefined : parseJson(text));
-    } catch (error) {
-      const reason = error instanceof TypeError ? 'body is not valid UTF-8' : `body is not valid JSON: ${(error as Error).message}`;
-      done(Object.assign(new Error(reason), { statusCode: 400, code: 'MALFORMED_JSON' }), undefined);
-    }
+      reply.raw.once('close', () => budget.release(bytes));
+      parseBody(request, raw as Buffer, done);
+    };
+    if (budget.tryTake(bytes)) parse();
+    else void budget.wait(bytes).then(parse);
   });
   fastify.setReplySerializer((payload) => stringifyJson(payload));
   // A callback hook, not an async one: it runs for every answer, and needs no promise.
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(API_HEADERS);
     done();
   });
+  // The same for the path's parameters and the query (`/admin/accounts/%00`, `?accountId=%00`), on every route: a
+  // callback hook, since it runs for every request.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    const unstorable = findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
+    done(unstorable ? new ValidationFailedException([unstorable]) : undefined);
+  });
+  closeUnusedConnectionsOnClose(fastify);
+  await registerPageSecurity(fastify);
+}
+
+/** Decodes and parses a JSON body (see configureHttpApp). */
+function parseBody(request: FastifyRequest, raw: Buffer, done: (error: Error | null, body?: unknown) => void): void {
+  let text: string;
+  let body: unknown;
+  try {
+    text = utf8.decode(raw);
+    body = text.trim() === '' ? undefined : parseJson(text);
+  } catch (error) {
+    const reason = error instanceof TypeError ? 'body is not valid UTF-8' : `body is not valid JSON: ${(error as Error).message}`;
+    return done(Object.assign(new Error(reason), { statusCode: 400, code: 'MALFORMED_JSON' }), undefined);
+  }
+  // Only then is the route's config read: Fastify makes routeOptions anew on each read.
+  if (body !== undefined && jsonMayHoldUnstorableText(text)) {
+    if ((request.routeOptions.config as { checksOwnText?: boolean }).checksOwnText) {
+      (request as unknown as CheckedTextRequest).mayHoldUnstorableText = true;
+    } else {
+      const unstorable = findUnstorableText(body, '');
+      if (unstorable) return done(new ValidationFailedException([unstorable]), undefined);
+    }
+  }
+  done(null, body);
 }

@@ -4,5 +4,7 @@ export * from './http-exception.filter.js';
 export * from './validate-body.js';
 export * from './validate-query.js';
 export * from './validation-failed.exception.js';
+export * from './validation.pipe.js';
 export * from './request-error.js';
 export * from './take-body.js';
+export * from './security-headers.js';

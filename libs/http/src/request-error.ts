@@ -1,5 +1,8 @@
 import type { ErrorBody } from './error-body.js';
 
+/** What a 415 says, whichever layer raised it (Fastify's parser, or Nest's exception for it). */
+export const UNSUPPORTED_MEDIA_TYPE = 'Content-Type must be application/json';
+
 const CODES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
@@ -15,7 +18,8 @@ export function requestErrorBody(error: unknown, requestId: string): ErrorBody |
   const { statusCode, code, message } = (error ?? {}) as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof statusCode !== 'number' || statusCode < 400 || statusCode > 499) return undefined;
   const name = typeof code === 'string' ? (CODES[code] ?? (code.startsWith('FST_') ? 'BAD_REQUEST' : code)) : 'BAD_REQUEST';
-  return { statusCode, code: name, message: String(message ?? 'Bad request'), requestId };
+  const said = statusCode === 415 ? UNSUPPORTED_MEDIA_TYPE : String(message ?? 'Bad request');
+  return { statusCode, code: name, message: said, requestId };
 }
 
 export function internalErrorBody(requestId: string, errorId?: string): ErrorBody {

@@ -3,10 +3,15 @@ import { expectNoQuery, QueryInteger, validateQuery } from './validate-query.js'
 import { ValidationFailedException } from './validation-failed.exception.js';
 
 class PageQuery {
-  @QueryInteger() @IsOptional() @IsInt() @Min(1) @Max(100)
+  @QueryInteger()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
   limit?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   symbol?: string;
 }
 

@@ -1,3 +1,4 @@
 export * from './idempotency.service.js';
 export * from './idempotency.module.js';
 export * from './idempotency.repository.js';
+export * from './idempotency-key-taken.error.js';

@@ -1,5 +1,14 @@
-import type { LoggerService } from '@nestjs/common';
+import { Logger as NestLogger, type LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { createLogger, type LoggerOptions } from './pino-logger.js';
+
+/**
+ * Makes Nest's Logger write JSON through pino from now on, before any application exists: what a process logs while
+ * it prepares its database and Redis would otherwise be Nest's coloured text.
+ */
+export function useJsonLogs(options: LoggerOptions): void {
+  NestLogger.overrideLogger(new PinoNestLogger(createLogger(options)));
+}
 
 /** Nest's Logger calls, written through pino: the context (class name) becomes a field, errors keep their stack. */
 export class PinoNestLogger implements LoggerService {
@@ -32,8 +41,13 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]): void {
-    const context = rest.at(-1);
-    this.logger[level]({ context: typeof context === 'string' ? context : undefined }, text(message));
+    const context = typeof rest.at(-1) === 'string' ? (rest.at(-1) as string) : undefined;
+    // `{ message, ...fields }` logs the fields as fields of the line (a started line's URL, say), not as text.
+    if (message && typeof message === 'object' && typeof (message as { message?: unknown }).message === 'string' && !(message instanceof Error)) {
+      const { message: msg, ...fields } = message as { message: string };
+      return this.logger[level]({ ...fields, context }, msg);
+    }
+    this.logger[level]({ context }, text(message));
   }
 }
 

@@ -6,7 +6,15 @@ import { PinoNestLogger } from './nest-logger.js';
 function capture(): { lines: () => any[]; destination: Writable } {
   const chunks: string[] = [];
   const destination = new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) });
-  return { lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)), destination };
+  return {
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    destination,
+  };
 }
 
 describe('JSON logs', () => {

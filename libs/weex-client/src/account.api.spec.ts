@@ -16,9 +16,7 @@ describe('income', () => {
   it('sends the fields in the spec table order, with the v3 symbol', async () => {
     const caller = fakeCaller(PAGE, NOW);
     await income(caller, { limit: 5, endTime: NOW, startTime: NOW - DAY_MS, incomeType: 'deposit', symbol: 'cmt_btcusdt', asset: 'USDT' });
-    expect(caller.calls[0].body).toBe(
-      `{"asset":"USDT","symbol":"BTCUSDT","incomeType":"deposit","startTime":${NOW - DAY_MS},"endTime":${NOW},"limit":5}`,
-    );
+    expect(caller.calls[0].body).toBe(`{"asset":"USDT","symbol":"BTCUSDT","incomeType":"deposit","startTime":${NOW - DAY_MS},"endTime":${NOW},"limit":5}`);
   });
 
   it.each([0, 101, 2.5])('refuses limit %s (1-100)', async (limit) => {
@@ -59,9 +57,17 @@ describe('income', () => {
 
 describe('allPositions and symbolConfig', () => {
   it('normalise position IDs and times', async () => {
-    const answer = '[{"id":737185556881998184,"separatedOpenOrderId":"737185556881998185","createdMatchSequenceId":12,"createdTime":1767225600000,"size":"0.5","isAutoAppendIsolatedMargin":false}]';
+    const answer =
+      '[{"id":737185556881998184,"separatedOpenOrderId":"737185556881998185","createdMatchSequenceId":12,"createdTime":1767225600000,"size":"0.5","isAutoAppendIsolatedMargin":false}]';
     expect(await allPositions(fakeCaller(answer))).toEqual([
-      { id: '737185556881998184', separatedOpenOrderId: '737185556881998185', createdMatchSequenceId: '12', createdTime: 1767225600000, size: '0.5', isAutoAppendIsolatedMargin: false },
+      {
+        id: '737185556881998184',
+        separatedOpenOrderId: '737185556881998185',
+        createdMatchSequenceId: '12',
+        createdTime: 1767225600000,
+        size: '0.5',
+        isAutoAppendIsolatedMargin: false,
+      },
     ]);
   });
 

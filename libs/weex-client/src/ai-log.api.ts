@@ -1,3 +1,4 @@
+import { stringify } from 'lossless-json';
 import { OPERATIONS } from './operations.js';
 import { checkId } from './request-validation.js';
 import type { CallOptions } from './types/common.types.js';
@@ -41,6 +42,11 @@ export function uploadAiLogBody(req: UploadAiLogRequest): string {
   return `{${orderId}"stage":${text(req.stage)},"model":${text(req.model)},"input":${req.input},"output":${req.output},"explanation":${text(req.explanation)}}`;
 }
 
+/** The operation of an upload by API version: its weight is what an upload takes from the budget. */
+export function uploadAiLogOperation(version: 'v3' | 'v2'): 'uploadAiLog' | 'uploadAiLogV2' {
+  return version === 'v3' ? 'uploadAiLog' : 'uploadAiLogV2';
+}
+
 /** The upload through a caller: weight budget first, sent once. */
 export async function uploadAiLogCall(
   caller: WeexCaller,
@@ -48,9 +54,21 @@ export async function uploadAiLogCall(
   version: 'v3' | 'v2' = 'v3',
   options: CallOptions = {},
 ): Promise<UploadAiLogResult> {
-  const operation = version === 'v3' ? 'uploadAiLog' : 'uploadAiLogV2';
+  const operation = uploadAiLogOperation(version);
   checkId(operation, 'orderId', req.orderId ?? undefined);
   if ([...(req.explanation ?? '')].length > 1000) throw WeexApiError.invalidParameter(operation, 'explanation', 'must be at most 1000 characters');
   const res = await caller.call({ operation, body: uploadAiLogBody(req), ...options });
+  // Only an explicit success code says the exchange has the log; a 2xx without one (`{}`, `{"success":false}`,
+  // `true`) may come from anything between us and it.
+  if (res.code === undefined) {
+    const message = `HTTP ${res.httpStatus} without a success code: ${preview(res.data)}`;
+    throw new WeexApiError('uncertain', operation, message, { httpStatus: res.httpStatus, simulator: res.simulator });
+  }
   return { httpStatus: res.httpStatus, code: res.code, msg: res.msg, data: String(res.data), simulator: res.simulator };
+}
+
+/** The start of an unexpected answer, for the attempt's record. */
+function preview(data: unknown): string {
+  const text = stringify(data) ?? String(data);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

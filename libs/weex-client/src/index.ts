@@ -1,7 +1,9 @@
 export * from './ai-log.api.js';
 export * from './backoff.js';
 export * from './budget/memory-weight-budget.js';
-export * from './budget/redis-weight-budget.js';
+export * from './budget/budget-window.js';
+export * from './budget/limiter-weight-budget.js';
+export * from './budget/weight-credit.js';
 export * from './budget/weight-budget.js';
 export * from './envelope.js';
 export * from './error-codes.js';
@@ -17,5 +19,4 @@ export * from './weex-client-base.js';
 export * from './weex-client.js';
 export * from './weex-request-runner.js';
 export * from './weex-transport.js';
-export * from './weex.module.js';
 export * from './http-send.js';

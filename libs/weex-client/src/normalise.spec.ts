@@ -16,10 +16,7 @@ describe('normalisers', () => {
   });
 
   it('turn times sent as strings or numbers into numbers', () => {
-    expect(normaliseList(read('[{"time":"1767225600000"},{"time":1767225600001}]'), ORDER, 'op')).toEqual([
-      { time: 1767225600000 },
-      { time: 1767225600001 },
-    ]);
+    expect(normaliseList(read('[{"time":"1767225600000"},{"time":1767225600001}]'), ORDER, 'op')).toEqual([{ time: 1767225600000 }, { time: 1767225600001 }]);
   });
 
   it('keep amounts as the decimal text sent, even when sent as numbers', () => {

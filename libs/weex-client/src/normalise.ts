@@ -18,8 +18,7 @@ export interface RecordShape {
 
 type Convert = (value: unknown) => unknown;
 
-const isNumeric = (v: unknown): v is number | bigint | { value: string } =>
-  typeof v === 'number' || typeof v === 'bigint' || isLosslessNumber(v);
+const isNumeric = (v: unknown): v is number | bigint | { value: string } => typeof v === 'number' || typeof v === 'bigint' || isLosslessNumber(v);
 
 /** The exact text of a number as sent: a LosslessNumber keeps it; a bigint or a safe number prints it. */
 const numberText = (v: number | bigint | { value: string }): string => (isLosslessNumber(v) ? v.value : String(v));
@@ -29,7 +28,10 @@ const toNumber: Convert = (v) => {
   if (isNumeric(v)) return Number(numberText(v));
   return typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
 };
-const eachOrOne = (convert: Convert): Convert => (v) => (Array.isArray(v) ? v.map(convert) : convert(v));
+const eachOrOne =
+  (convert: Convert): Convert =>
+  (v) =>
+    Array.isArray(v) ? v.map(convert) : convert(v);
 
 /** Converts one object to the resource's normalised form; unknown fields are kept, numbers as decimal text. */
 export function normaliseRecord<T>(raw: unknown, shape: RecordShape, operation: string): T {

@@ -73,11 +73,7 @@ export async function orderHistory(caller: WeexCaller, req: OrderHistoryRequest 
   return normaliseList(res.data, ORDER, op);
 }
 
-export async function cancelBatchOrders(
-  caller: WeexCaller,
-  req: CancelBatchOrdersRequest,
-  options: CallOptions = {},
-): Promise<CancelBatchOrdersResult> {
+export async function cancelBatchOrders(caller: WeexCaller, req: CancelBatchOrdersRequest, options: CallOptions = {}): Promise<CancelBatchOrdersResult> {
   const op = 'cancelBatchOrders';
   const symbol = toV2Symbol(required(op, 'symbol', req?.symbol), op);
   const { ids, cids } = req;
@@ -85,8 +81,14 @@ export async function cancelBatchOrders(
   const list = (ids ?? cids)!;
   if (!Array.isArray(list) || list.length === 0) throw WeexApiError.invalidParameter(op, ids ? 'ids' : 'cids', 'must be a non-empty list');
   const body = ids
-    ? buildBody([['symbol', symbol], ['ids', ids.map((id, i) => checkId(op, `ids[${i}]`, id))]])
-    : buildBody([['symbol', symbol], ['cids', cids!.map((cid, i) => required(op, `cids[${i}]`, cid))]]);
+    ? buildBody([
+        ['symbol', symbol],
+        ['ids', ids.map((id, i) => checkId(op, `ids[${i}]`, id))],
+      ])
+    : buildBody([
+        ['symbol', symbol],
+        ['cids', cids!.map((cid, i) => required(op, `cids[${i}]`, cid))],
+      ]);
   const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, CANCEL_BATCH, op);
 }
@@ -94,7 +96,10 @@ export async function cancelBatchOrders(
 export async function cancelPlan(caller: WeexCaller, req: CancelPlanRequest, options: CallOptions = {}): Promise<CancelPlanResult> {
   const op = 'cancelPlan';
   const symbol = toV2Symbol(required(op, 'symbol', req?.symbol), op);
-  const body = buildBody([['symbol', symbol], ['orderId', requireId(op, 'orderId', req.orderId)]]);
+  const body = buildBody([
+    ['symbol', symbol],
+    ['orderId', requireId(op, 'orderId', req.orderId)],
+  ]);
   const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, CANCEL_RESULT, op);
 }

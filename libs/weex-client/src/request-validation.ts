@@ -1,7 +1,8 @@
 import type { IdInput, Millis } from './types/common.types.js';
 import { WeexApiError } from './weex-api.error.js';
+import { DAY_MS } from '#libs/common';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 const fail = (operation: string, field: string, rule: string): never => {
   throw WeexApiError.invalidParameter(operation, field, rule);

@@ -1,6 +1,7 @@
 import { readEnvelope } from './envelope.js';
 import type { HttpAnswer } from './http-send.js';
 import { classify } from './error-codes.js';
+import { OPERATIONS, type OperationName } from './operations.js';
 import { WeexApiError } from './weex-api.error.js';
 
 export interface WeexResponse {
@@ -21,8 +22,10 @@ export function readResponse(operation: string, { status, headers, text }: HttpA
   try {
     envelope = readEnvelope(text);
   } catch {
-    // e.g. the 521 HTML page of the IP allowlist, or a proxy's error page.
-    const kind = status === 429 ? 'rate_limited' : status >= 500 || ok ? 'unavailable' : classify(status, undefined);
+    // e.g. the 521 HTML page of the IP allowlist, or a proxy's error page. A 2xx page to a write says nothing of
+    // whether the write took effect.
+    const write = OPERATIONS[operation as OperationName]?.write ?? false;
+    const kind = status === 429 ? 'rate_limited' : ok && write ? 'uncertain' : status >= 500 || ok ? 'unavailable' : classify(status, undefined);
     throw new WeexApiError(kind, operation, `HTTP ${status} with a body that is not JSON`, { httpStatus: status, simulator });
   }
   if (!ok || !envelope.ok) {

@@ -8,14 +8,7 @@
  * - unavailable: no usable answer: connection refused, the 521 HTML page, a non-JSON body.
  * - uncertain: the request was sent but no answer came back (timeout, dropped connection); it may have taken effect.
  */
-export type WeexErrorKind =
-  | 'rate_limited'
-  | 'transient'
-  | 'auth'
-  | 'permission'
-  | 'invalid_request'
-  | 'unavailable'
-  | 'uncertain';
+export type WeexErrorKind = 'rate_limited' | 'transient' | 'auth' | 'permission' | 'invalid_request' | 'unavailable' | 'uncertain';
 
 /** An exchange call that did not succeed. Never carries credentials or signatures. */
 export class WeexApiError extends Error {

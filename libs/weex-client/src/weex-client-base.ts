@@ -1,7 +1,9 @@
 import type { RetryOptions } from './backoff.js';
 import { createMemoryWeightBudget } from './budget/memory-weight-budget.js';
-import type { BudgetLimits, WeightBudget } from './budget/weight-budget.js';
-import { type WeexCaller, WeexRequestRunner } from './weex-request-runner.js';
+import type { BudgetLimits, WeightBudget, WeightGrant } from './budget/weight-budget.js';
+import type { OperationName } from './operations.js';
+import type { CallOptions } from './types/common.types.js';
+import { WeexRequestRunner } from './weex-request-runner.js';
 import { type WeexCredentials, WeexTransport } from './weex-transport.js';
 
 /** The budgets WEEX documented in one version of its docs: 500 weight per 10 s per IP and per UID. */
@@ -34,7 +36,7 @@ export interface WeexClientOptions {
 export class WeexClientBase {
   readonly transport: WeexTransport;
   readonly budget: WeightBudget;
-  protected readonly caller: WeexCaller;
+  protected readonly caller: WeexRequestRunner;
 
   constructor(options: WeexClientOptions) {
     const { baseUrl, spotBaseUrl, credentials, timeoutMs, now } = options;
@@ -43,5 +45,13 @@ export class WeexClientBase {
     const { budget = (now) => createMemoryWeightBudget({ ...DEFAULT_BUDGET_LIMITS, now }) } = options;
     this.budget = typeof budget === 'function' ? budget(serverNow) : budget;
     this.caller = new WeexRequestRunner(this.transport, this.budget, options.retry, now);
+  }
+
+  /**
+   * Waits for an operation's weight (and, before the first signed call, for the exchange's clock), so that the call
+   * it is then given to (`CallOptions.weight`) is sent at once; give it back if that call is not made.
+   */
+  takeWeight(operation: OperationName, options: Pick<CallOptions, 'signal' | 'maxBudgetWaitMs'> = {}): Promise<WeightGrant> {
+    return this.caller.prepare(operation, options);
   }
 }

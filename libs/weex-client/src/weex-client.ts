@@ -1,5 +1,5 @@
 import * as account from './account.api.js';
-import { uploadAiLogCall, type UploadAiLogRequest, type UploadAiLogResult } from './ai-log.api.js';
+import { UPLOAD_AI_LOG_PATHS, uploadAiLogCall, type UploadAiLogRequest, type UploadAiLogResult } from './ai-log.api.js';
 import * as market from './market.api.js';
 import * as orders from './orders.api.js';
 import * as spot from './spot.api.js';
@@ -23,6 +23,11 @@ export class WeexClient extends WeexClientBase {
   /** Uploads an AI log (v3 path, or v2). Weight 1 IP / 1 UID. Allowlisted UIDs only. Write: sent once. */
   uploadAiLog(req: UploadAiLogRequest, version: 'v3' | 'v2' = 'v3', options?: CallOptions): Promise<UploadAiLogResult> {
     return uploadAiLogCall(this.caller, req, version, options);
+  }
+
+  /** Where uploadAiLog posts: what an attempt records, whether the exchange answers or not. */
+  uploadAiLogUrl(version: 'v3' | 'v2' = 'v3'): string {
+    return `${this.transport.baseUrl}${UPLOAD_AI_LOG_PATHS[version]}`;
   }
 
   /** All current positions. Weight 10 IP / 15 UID. */

@@ -28,7 +28,9 @@ function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error) {
     acquire: async (op: OperationName) => {
       if (budgetError) throw budgetError;
       log.push(`acquire ${op}`);
+      return { operation: op, giveBack: async () => void log.push(`give back ${op}`) };
     },
+    giveBackHeld: async () => undefined,
     pause: async (ms: number) => void log.push(`pause ${ms > 0}`),
     usage: async () => ({ ip: { limit: 1, used: 0, msBeforeReset: 0, pausedMs: 0 }, uid: { limit: 1, used: 0, msBeforeReset: 0, pausedMs: 0 } }),
   };
@@ -40,7 +42,15 @@ describe('WeexRequestRunner', () => {
   it('retries a read on transient, unavailable and rate-limited answers, taking weight before every attempt', async () => {
     const { runner, log } = setup(['transient', 'rate_limited', 'ok']);
     await expect(runner.call({ operation: 'openOrders' })).resolves.toBe(OK);
-    expect(log).toEqual(['acquire openOrders', 'send openOrders', 'acquire openOrders', 'send openOrders', 'pause true', 'acquire openOrders', 'send openOrders']);
+    expect(log).toEqual([
+      'acquire openOrders',
+      'send openOrders',
+      'acquire openOrders',
+      'send openOrders',
+      'pause true',
+      'acquire openOrders',
+      'send openOrders',
+    ]);
   });
 
   it('gives up on a read after maxAttempts, with the last error', async () => {
@@ -65,6 +75,15 @@ describe('WeexRequestRunner', () => {
     transport.clockOffsetMs = undefined;
     await runner.call({ operation: 'openOrders' });
     expect(log).toEqual(['acquire serverTime', 'sync', 'acquire openOrders', 'send openOrders']);
+  });
+
+  it('takes the clock and the weight ahead of a call given them, which is then sent without waiting for the budget', async () => {
+    const { runner, log, transport } = setup(['ok']);
+    transport.clockOffsetMs = undefined;
+    const weight = await runner.prepare('uploadAiLog');
+    expect(log).toEqual(['acquire serverTime', 'sync', 'acquire uploadAiLog']);
+    await runner.call({ operation: 'uploadAiLog', weight });
+    expect(log.slice(3)).toEqual(['send uploadAiLog']);
   });
 
   it('reports a budget that cannot be reached as unavailable, having sent nothing', async () => {

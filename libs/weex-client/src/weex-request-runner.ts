@@ -1,5 +1,5 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryOptions, sleep } from './backoff.js';
-import { BudgetWaitTooLong, type WeightBudget } from './budget/weight-budget.js';
+import { BudgetWaitTooLong, type WeightBudget, type WeightGrant } from './budget/weight-budget.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 import type { WeexResponse } from './response-reader.js';
 import { WeexApiError, type WeexErrorKind } from './weex-api.error.js';
@@ -52,7 +52,7 @@ export class WeexRequestRunner implements WeexCaller {
     for (let attempt = 1; ; attempt++) {
       try {
         if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
-        await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
+        if (attempt > 1 || !call.weight) await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
         return await this.transport.request({
           operation: call.operation,
           method: op.method,
@@ -78,6 +78,16 @@ export class WeexRequestRunner implements WeexCaller {
   }
 
   /**
+   * What a call waits for before it is sent: the exchange's clock (before the first signed call), then its weight.
+   * Taken on its own, it lets a caller hold the weight before it commits to the call, and send it at once. The clock
+   * is best effort here: a call that finds it still unknown measures it again, and reports the failure.
+   */
+  async prepare(operation: OperationName, options: CallOptions & { signed?: boolean } = {}): Promise<WeightGrant> {
+    if ((options.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock().catch(() => undefined);
+    return this.acquire(operation, options.signal, options.maxBudgetWaitMs);
+  }
+
+  /**
    * The first signed call measures the clock offset, paying the server-time weight like any other call. Shared by
    * concurrent callers, so no caller's signal cancels it.
    */
@@ -88,9 +98,9 @@ export class WeexRequestRunner implements WeexCaller {
     return this.syncing;
   }
 
-  private async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<void> {
+  private async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant> {
     try {
-      await this.budget.acquire(operation, signal, maxWaitMs);
+      return await this.budget.acquire(operation, signal, maxWaitMs);
     } catch (cause) {
       if (signal?.aborted || cause instanceof BudgetWaitTooLong) throw cause;
       const message = `weight budget unavailable, nothing sent: ${(cause as Error)?.message ?? String(cause)}`;

@@ -88,15 +88,25 @@ export class WeexTransport {
     return this.offsetMs;
   }
 
-  /** Sends one request; a timestamp rejection is answered by one clock resync and one re-signed retry. */
+  /**
+   * Sends one request; a timestamp rejection is answered by one clock resync and one re-signed retry. A rejection that
+   * survives the resync is a clock problem (this host's clock jumping, or the exchange's nodes disagreeing), not bad
+   * credentials: it is `transient`, so that callers retry with backoff, and says the offset it was signed with.
+   */
   async request(req: WeexRequest): Promise<WeexResponse> {
     if (req.signed && this.offsetMs === undefined) await this.syncClock();
     try {
       return await this.send(req);
     } catch (error) {
-      if (!(error instanceof WeexApiError) || !req.signed || !TIMESTAMP_CODES.has(error.code ?? '')) throw error;
+      if (!isTimestampRejection(error, req)) throw error;
       await this.syncClock();
-      return this.send(req);
+      try {
+        return await this.send(req);
+      } catch (again) {
+        if (!isTimestampRejection(again, req)) throw again;
+        const message = `${again.message}, again after a clock resync (clock offset ${this.offsetMs} ms): check this host's clock (NTP)`;
+        throw new WeexApiError('transient', again.operation, message, { ...again.details, cause: again });
+      }
     }
   }
 
@@ -135,4 +145,8 @@ export class WeexTransport {
       'ACCESS-TIMESTAMP': timestamp,
     };
   }
+}
+
+function isTimestampRejection(error: unknown, req: WeexRequest): error is WeexApiError {
+  return error instanceof WeexApiError && req.signed && TIMESTAMP_CODES.has(error.code ?? '');
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { AdminAuthGuard } from '#libs/accounts';
-import { ApiAdminController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody, ApiQueryDto } from '#libs/api-docs';
-import { validateBody, validateQuery } from '#libs/http';
-import { type AdminLogSummary, type AdminLogView, AdminLogsService, ListLogsQueryDto, LogFilterDto } from '#libs/operations';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
+import { type AdminLogSummary, type AdminLogView, AdminLogsService, ListLogsQueryDto, LogFilterDto } from '#libs/admin';
+import { AdminApi } from '../controller-kinds.js';
+import { AdminLogDto, AdminLogPageDto, RetriedDto, RetryQueuedDto } from './admin.responses.js';
 
 const ID = '0195f0c2-7c1a-7d3e-9b1f-2a4c6e8f0a12';
 const SUMMARY = {
@@ -31,52 +31,58 @@ const ATTEMPT = {
 
 /** Logs of every account: list with filters and a cursor, one log's history, retries of failed logs. */
 @Controller('admin/logs')
-@UseGuards(AdminAuthGuard)
-@ApiAdminController('Admin: operations')
+@AdminApi('Admin: operations')
 export class AdminLogsController {
   constructor(private readonly logs: AdminLogsService) {}
 
   @Get()
-  @ApiEndpoint('Logs of every account, newest first', 'Filters combine; `from` inclusive, `to` exclusive (ISO 8601 with a zone, or Unix ms). Pass `nextCursor` as `cursor` for the next page.')
-  @ApiQueryDto('ListLogsQueryDto')
-  @ApiAnswer(200, 'A page', { data: [SUMMARY], nextCursor: 'MTc5NTI4NzYwMDAwMC4wMTk1ZjBjMi03YzFhLTdkM2UtOWIxZi0yYTRjNmU4ZjBhMTI' })
-  @ApiErrors(400, 401)
-  list(@Query() query: unknown): Promise<{ data: AdminLogSummary[]; nextCursor: string | null }> {
-    return this.logs.list(validateQuery(ListLogsQueryDto, query));
+  @ApiEndpoint(
+    'Logs of every account, newest first',
+    'Filters combine; `from` inclusive, `to` exclusive (ISO 8601 with a zone, or Unix ms). Pass `nextCursor` as `cursor` for the next page.',
+  )
+  @ApiAnswer(200, 'A page', AdminLogPageDto, { data: [SUMMARY], nextCursor: 'MTc5NTI4NzYwMDAwMC4wMTk1ZjBjMi03YzFhLTdkM2UtOWIxZi0yYTRjNmU4ZjBhMTI' })
+  @ApiErrors(400)
+  listAdminLogs(@Query() query: ListLogsQueryDto): Promise<{ data: AdminLogSummary[]; nextCursor: string | null }> {
+    return this.logs.list(query);
   }
 
   /** Body `{ accountId?, from?, to?, error? }`: every failed log that matches; `{}` retries them all. */
   @Post('retry')
   @HttpCode(200)
   @ApiEndpoint('Retry every failed log that matches', '`{}` retries every failed log. Each goes back to queued, due now.')
-  @ApiJsonBody('LogFilterDto', { accountId: 'default', from: '2026-11-21T00:00:00Z', error: 'allowlist' })
-  @ApiAnswer(200, 'How many were retried', { retried: 12 })
-  @ApiErrors(400, 401)
-  retryMatching(@Body() body: unknown): Promise<{ retried: number }> {
-    return this.logs.retryMatching(validateBody(LogFilterDto, body));
+  @ApiJsonBody(LogFilterDto, { accountId: 'default', from: '2026-11-21T00:00:00Z', error: 'allowlist' })
+  @ApiAnswer(200, 'How many were retried', RetriedDto, { retried: 12 })
+  @ApiErrors(400)
+  retryFailedLogs(@Body() filter: LogFilterDto): Promise<{ retried: number }> {
+    return this.logs.retryMatching(filter);
   }
 
   @Get(':id')
   @ApiEndpoint("One log's whole history, whatever its account")
-  @ApiAnswer(200, 'The log and every upload attempt', {
+  @ApiAnswer(200, 'The log and every upload attempt', AdminLogDto, {
     ...SUMMARY,
     target: 'exchange',
     input: { prompt: 'BTCUSDT 1h candles …' },
     output: { action: 'BUY' },
     explanation: 'Momentum and funding both favour a long.',
+    chain: {
+      seq: '1842',
+      prevHash: '3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928',
+      hash: '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928',
+    },
     attempts: [ATTEMPT],
   })
-  @ApiErrors(401, 404)
-  get(@Param('id') id: string): Promise<AdminLogView> {
+  @ApiErrors(404)
+  getAdminLog(@Param('id') id: string): Promise<AdminLogView> {
     return this.logs.get(id);
   }
 
   @Post(':id/retry')
   @HttpCode(200)
   @ApiEndpoint('Retry a failed log', 'Back to queued, due now, and queued. 409 unless the log is failed.')
-  @ApiAnswer(200, 'Queued', { id: ID, status: 'queued' })
-  @ApiErrors(401, 404, 409)
-  retry(@Param('id') id: string): Promise<{ id: string; status: 'queued' }> {
+  @ApiAnswer(200, 'Queued', RetryQueuedDto, { id: ID, status: 'queued' })
+  @ApiErrors(404, 409)
+  retryFailedLog(@Param('id') id: string): Promise<{ id: string; status: 'queued' }> {
     return this.logs.retry(id);
   }
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { AccountAdminService, AdminAuthGuard, type AgentKeyView, CreateAgentKeyDto } from '#libs/accounts';
-import { ApiAdminController, ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
-import { validateBody } from '#libs/http';
-import { ApiQuery } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { AccountAdminService, type AgentKeyView, CreateAgentKeyDto, ListAgentKeysQueryDto } from '#libs/accounts';
+import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
+import { AdminApi } from '../controller-kinds.js';
+import { AgentKeyDto, AgentKeyListDto, CreatedAgentKeyDto } from './admin.responses.js';
 
 const KEY = {
   id: '5b0c7a52-1f0e-4c55-8d55-0f6f0a2b7c11',
@@ -16,36 +16,34 @@ const KEY = {
 
 /** Agent keys: created for one account with scopes, shown once, stored hashed, revocable. */
 @Controller('admin/agents')
-@UseGuards(AdminAuthGuard)
-@ApiAdminController('Admin: agent keys')
+@AdminApi('Admin: agent keys')
 export class AgentKeysController {
   constructor(private readonly admin: AccountAdminService) {}
 
   /** 201 with `key`: the only time it is shown. */
   @Post()
   @ApiEndpoint('Create an agent key', 'The key is in this answer only; the database keeps its SHA-256. Scopes default to logs:write and exchange:read.')
-  @ApiJsonBody('CreateAgentKeyDto', { accountId: 'team-b', label: 'momentum bot', scopes: ['logs:write', 'exchange:read'], rateLimitPerMin: 600 })
-  @ApiAnswer(201, 'Created; store the key now', { ...KEY, rateLimitPerMin: 600, key: 'agk_3q2Vd…' })
-  @ApiErrors(400, 401, 404)
+  @ApiJsonBody(CreateAgentKeyDto, { accountId: 'team-b', label: 'momentum bot', scopes: ['logs:write', 'exchange:read'], rateLimitPerMin: 600 })
+  @ApiAnswer(201, 'Created; store the key now', CreatedAgentKeyDto, { ...KEY, rateLimitPerMin: 600, key: 'agk_3q2Vd…' })
+  @ApiErrors(400, 404)
   @HttpCode(201)
-  create(@Body() body: unknown): Promise<AgentKeyView & { key: string }> {
-    return this.admin.createAgentKey(validateBody(CreateAgentKeyDto, body));
+  createAgentKey(@Body() dto: CreateAgentKeyDto): Promise<AgentKeyView & { key: string }> {
+    return this.admin.createAgentKey(dto);
   }
 
   @Get()
   @ApiEndpoint('Agent keys, without the keys')
-  @ApiQuery({ name: 'accountId', required: false })
-  @ApiAnswer(200, 'Keys', { data: [KEY] })
-  @ApiErrors(401)
-  async list(@Query('accountId') accountId?: string): Promise<{ data: AgentKeyView[] }> {
+  @ApiAnswer(200, 'Keys', AgentKeyListDto, { data: [KEY] })
+  @ApiErrors(400)
+  async listAgentKeys(@Query() { accountId }: ListAgentKeysQueryDto): Promise<{ data: AgentKeyView[] }> {
     return { data: await this.admin.listAgentKeys(accountId) };
   }
 
   @Delete(':id')
   @ApiEndpoint('Revoke an agent key', 'Takes effect at its next request.')
-  @ApiAnswer(200, 'Revoked', { ...KEY, revokedAt: '2026-11-22T11:00:00.000Z' })
-  @ApiErrors(401, 404)
-  revoke(@Param('id') id: string): Promise<AgentKeyView> {
+  @ApiAnswer(200, 'Revoked', AgentKeyDto, { ...KEY, revokedAt: '2026-11-22T11:00:00.000Z' })
+  @ApiErrors(404)
+  revokeAgentKey(@Param('id') id: string): Promise<AgentKeyView> {
     return this.admin.revokeAgentKey(id);
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { AdminAuthGuard } from '#libs/accounts';
-import { ApiAdminController, ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
-import { expectNoQuery } from '#libs/http';
-import { type QueueOverview, QueueOverviewService } from '#libs/operations';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
+import { NoQueryDto } from '#libs/http';
+import { type QueueOverview, QueueOverviewService } from '#libs/admin';
+import { AdminApi } from '../controller-kinds.js';
+import { QueueOverviewDto } from './admin.responses.js';
 
 const EXAMPLE = {
   queue: 'ai-log-upload',
@@ -14,17 +15,18 @@ const EXAMPLE = {
 
 /** The upload queue at a glance (`/admin/queues`, plural, is left to the bull-board dashboard). */
 @Controller('admin/queue')
-@UseGuards(AdminAuthGuard)
-@ApiAdminController('Admin: operations')
+@AdminApi('Admin: operations')
 export class QueueOverviewController {
   constructor(private readonly overview: QueueOverviewService) {}
 
   @Get()
-  @ApiEndpoint('Upload queue: BullMQ job counts and logs by status', 'PostgreSQL is the truth; `jobs` is null (with `jobsError`) while the queue store is away.')
-  @ApiAnswer(200, 'Counts', EXAMPLE)
-  @ApiErrors(400, 401)
-  get(@Query() query: unknown): Promise<QueueOverview> {
-    expectNoQuery(query);
+  @ApiEndpoint(
+    'Upload queue: BullMQ job counts and logs by status',
+    'PostgreSQL is the truth; `jobs` is null (with `jobsError`) while the queue store is away.',
+  )
+  @ApiAnswer(200, 'Counts', QueueOverviewDto, EXAMPLE)
+  @ApiErrors(400)
+  getQueueOverview(@Query() _query: NoQueryDto): Promise<QueueOverview> {
     return this.overview.overview();
   }
 }

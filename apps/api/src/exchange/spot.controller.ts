@@ -1,27 +1,22 @@
-import { Controller, Get, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
-import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
-import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiQueryDto } from '#libs/api-docs';
-import { ExchangeCallService, ExchangeErrorFilter, SpotBillsQueryDto } from '#libs/exchange-api';
-import { validateQuery } from '#libs/http';
+import { Controller, Get, Query } from '@nestjs/common';
+import { Agent, type AgentIdentity } from '#libs/accounts';
+import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
+import { ExchangeCallService, SpotBillsQueryDto, specOperation } from '#libs/exchange-proxy';
 import type { SpotBill } from '#libs/weex-client';
-import { EXAMPLES, EXCHANGE_ERRORS } from './exchange-examples.js';
+import { ExchangeApi } from '../controller-kinds.js';
+import { EXAMPLES } from './exchange-examples.js';
+import { SpotBillListDto } from './exchange.responses.js';
 
 /** Spot account bills (spec operation 10, on the spot host). */
 @Controller('v1/spot')
-@UseGuards(AgentAuthGuard)
-@RequireScope('exchange:read')
-@UseFilters(ExchangeErrorFilter)
-@ApiAgentController('Spot')
-@ApiErrors(...EXCHANGE_ERRORS)
+@ExchangeApi('Spot', 'exchange:read')
 export class SpotController {
   constructor(private readonly exchange: ExchangeCallService) {}
 
   @Get('bills')
-  @ApiEndpoint('Spot account bills', 'Spec operation 10, on the spot host (weight 5 / 5). limit 1-100, default 10; after/before in Unix ms. Scope exchange:read.')
-  @ApiQueryDto('SpotBillsQueryDto')
-  @ApiAnswer(200, 'Bills', EXAMPLES.spotBills)
-  async bills(@Query() query: unknown, @Req() req: AgentRequest): Promise<{ data: SpotBill[] }> {
-    const dto = validateQuery(SpotBillsQueryDto, query);
-    return { data: await this.exchange.run(req.agent!.accountId, 'spotBills', (client, o) => client.spotBills({ ...dto }, o)) };
+  @ApiEndpoint('Spot account bills', `${specOperation('spotBills')}, on the spot host. limit 1-100, default 10; after/before in Unix ms.`)
+  @ApiAnswer(200, 'Bills', SpotBillListDto, EXAMPLES.spotBills)
+  async listSpotBills(@Query() query: SpotBillsQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
+    return { data: await this.exchange.run(agent.accountId, 'spotBills', (client, o) => client.spotBills({ ...query }, o)) };
   }
 }

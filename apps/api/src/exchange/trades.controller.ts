@@ -1,28 +1,26 @@
-import { Controller, Get, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
-import { AgentAuthGuard, type AgentRequest, RequireScope } from '#libs/accounts';
-import { ApiAgentController, ApiAnswer, ApiEndpoint, ApiErrors, ApiQueryDto } from '#libs/api-docs';
-import { ExchangeCallService, ExchangeErrorFilter, exchangeId, TradesQueryDto } from '#libs/exchange-api';
-import { validateQuery } from '#libs/http';
+import { Controller, Get, Query } from '@nestjs/common';
+import { Agent, type AgentIdentity } from '#libs/accounts';
+import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
+import { ExchangeCallService, exchangeId, TradesQueryDto, specOperation } from '#libs/exchange-proxy';
 import type { Trade } from '#libs/weex-client';
-import { EXAMPLES, EXCHANGE_ERRORS } from './exchange-examples.js';
+import { ExchangeApi } from '../controller-kinds.js';
+import { EXAMPLES } from './exchange-examples.js';
+import { TradeListDto } from './exchange.responses.js';
 
 /** Trade (fill) details (spec operation 8). */
 @Controller('v1')
-@UseGuards(AgentAuthGuard)
-@RequireScope('exchange:read')
-@UseFilters(ExchangeErrorFilter)
-@ApiAgentController('Trades')
-@ApiErrors(...EXCHANGE_ERRORS)
+@ExchangeApi('Trades', 'exchange:read')
 export class TradesController {
   constructor(private readonly exchange: ExchangeCallService) {}
 
   @Get('trades')
-  @ApiEndpoint('Trade (fill) details', 'Spec operation 8 (weight 5 / 5). limit 1-100, default 100; endTime ≥ startTime; orderId: only that order\'s fills. Scope exchange:read.')
-  @ApiQueryDto('TradesQueryDto')
-  @ApiAnswer(200, 'Fills', EXAMPLES.trades)
-  async trades(@Query() query: unknown, @Req() req: AgentRequest): Promise<{ data: Trade[] }> {
-    const { orderId, ...dto } = validateQuery(TradesQueryDto, query);
-    const request = { ...dto, orderId: orderId === undefined ? undefined : exchangeId(orderId) };
-    return { data: await this.exchange.run(req.agent!.accountId, 'userTrades', (client, o) => client.userTrades(request, o)) };
+  @ApiEndpoint(
+    'Trade (fill) details',
+    `${specOperation('userTrades')}. limit 1-100, default 100; endTime ≥ startTime and at most 7 days after it (WEEX's window), which starts within the last 365 days (7 days before endTime when startTime is not given); orderId: only that order's fills.`,
+  )
+  @ApiAnswer(200, 'Fills', TradeListDto, EXAMPLES.trades)
+  async listTrades(@Query() { orderId, ...query }: TradesQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
+    const request = { ...query, orderId: orderId === undefined ? undefined : exchangeId(orderId) };
+    return { data: await this.exchange.run(agent.accountId, 'userTrades', (client, o) => client.userTrades(request, o)) };
   }
 }

@@ -4,8 +4,8 @@ import { Verified } from '../auth/auth.decorators.js';
 import type { VerifiedRequest } from '../auth/verified-request.js';
 import { WeexAuthGuard } from '../auth/weex-auth.guard.js';
 import { RequestParams } from '../http/request-params.js';
-import type { SimIncome, SimPosition, SimSymbolConfig } from '../state/account-records.js';
-import { AccountService } from './account.service.js';
+import type { SimPosition, SimSymbolConfig } from '../state/account-records.js';
+import { AccountService, type IncomePage } from './account.service.js';
 
 /** Spec operations 2, 3 and 9. */
 @Controller()
@@ -20,7 +20,7 @@ export class AccountController {
 
   @Post(OPERATIONS.income.path)
   @HttpCode(200)
-  income(@Verified() req: VerifiedRequest): { hasNextPage: boolean; items: SimIncome[] } {
+  income(@Verified() req: VerifiedRequest): IncomePage {
     return this.accounts.income(req.account, RequestParams.fromJsonBody(req.rawBody));
   }
 

@@ -1,13 +1,30 @@
+import { SimError, SimFailure } from '../errors.js';
 import { invalidParam, type RequestParams } from '../http/request-params.js';
 import { checkRange, DAY_MS, type TimeRange } from '../http/time-range.js';
 
 /** incomeType values of the spec (operation 3). */
 export const INCOME_TYPES: readonly string[] = [
-  'deposit', 'withdraw', 'transfer_in', 'transfer_out', 'margin_move_in', 'margin_move_out',
-  'position_open_long', 'position_open_short', 'position_close_long', 'position_close_short', 'position_funding',
-  'order_fill_fee_income', 'order_liquidate_fee_income', 'start_liquidate', 'finish_liquidate',
-  'order_fix_margin_amount', 'tracking_follow_pay', 'tracking_system_pre_receive', 'tracking_follow_back',
-  'tracking_trader_income', 'tracking_third_party_share',
+  'deposit',
+  'withdraw',
+  'transfer_in',
+  'transfer_out',
+  'margin_move_in',
+  'margin_move_out',
+  'position_open_long',
+  'position_open_short',
+  'position_close_long',
+  'position_close_short',
+  'position_funding',
+  'order_fill_fee_income',
+  'order_liquidate_fee_income',
+  'start_liquidate',
+  'finish_liquidate',
+  'order_fix_margin_amount',
+  'tracking_follow_pay',
+  'tracking_system_pre_receive',
+  'tracking_follow_back',
+  'tracking_trader_income',
+  'tracking_third_party_share',
 ];
 
 const DEFAULT_SPAN_DAYS = 30;
@@ -19,11 +36,14 @@ export interface IncomeQuery {
   incomeType?: string;
   range: TimeRange;
   limit: number;
+  /** The page after the one whose `nextKey` this is: the billId of that page's last item. */
+  after?: bigint;
 }
 
 /**
- * The income body (spec operation 3): limit 1-100, default 20. Time rules: only endTime → start 30 days before it;
- * only startTime → end now; both → at most 100 days apart. Neither → the last 30 days, i.e. rule 1 with end now [G].
+ * The income body (spec operation 3): limit 1-100, default 20. Time rules as ccxt documents the exchange's (weex.js
+ * fetchFundingHistory): startTime and endTime only as a pair, at most 100 days apart; a time sent alone is refused,
+ * although the spec gives defaults for it [L]. Neither → the last 30 days [G]. `nextKey` asks for the next page.
  */
 export function parseIncomeQuery(params: RequestParams, now: number): IncomeQuery {
   const incomeType = params.string('incomeType');
@@ -32,13 +52,14 @@ export function parseIncomeQuery(params: RequestParams, now: number): IncomeQuer
   }
   const start = params.time('startTime');
   const end = params.time('endTime');
-  const range =
-    start !== undefined && end !== undefined
-      ? checkRange({ start, end }, MAX_SPAN_DAYS)
-      : start !== undefined
-        ? { start, end: now }
-        : { start: (end ?? now) - DEFAULT_SPAN_DAYS * DAY_MS, end: end ?? now };
+  if ((start === undefined) !== (end === undefined)) {
+    throw new SimError(SimFailure.ParamCombination, 'Combination of optional parameters invalid: startTime and endTime must be sent together');
+  }
+  const range = start !== undefined && end !== undefined ? checkRange({ start, end }, MAX_SPAN_DAYS) : { start: now - DEFAULT_SPAN_DAYS * DAY_MS, end: now };
+  const nextKey = params.string('nextKey');
+  if (nextKey !== undefined && !/^\d{1,19}$/.test(nextKey)) throw invalidParam('nextKey', 'must be the nextKey of a previous answer');
   return {
+    after: nextKey === undefined ? undefined : BigInt(nextKey),
     asset: params.string('asset'),
     symbol: params.v3Symbol(),
     incomeType,

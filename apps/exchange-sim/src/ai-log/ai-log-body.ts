@@ -11,7 +11,10 @@ export interface AiLogBody {
   explanation: string;
 }
 
-/** Code points, not UTF-16 units: the spec says "at most 1000 characters". */
+/**
+ * "At most 1000 characters" (spec), counted as Java's String.length() counts them, in UTF-16 code units (an emoji
+ * counts 2): the spec's types (Long, Integer, String) point to a Java backend [G]. The gateway refuses the same at ingest.
+ */
 export const MAX_EXPLANATION_CHARS = 1000;
 
 /** Parses the raw body losslessly and checks it like WEEX would; throws a ParameterInvalid SimError. */
@@ -30,7 +33,7 @@ export function parseAiLogBody(rawBody: string): AiLogBody {
   if (!isJsonObject(input)) throw invalid('Parameter input must be a JSON object');
   if (!isJsonObject(output)) throw invalid('Parameter output must be a JSON object');
   if (typeof explanation !== 'string') throw invalid('Parameter explanation must be a string');
-  if ([...explanation].length > MAX_EXPLANATION_CHARS) {
+  if (explanation.length > MAX_EXPLANATION_CHARS) {
     throw invalid(`Parameter explanation must be at most ${MAX_EXPLANATION_CHARS} characters`);
   }
   // A quoted orderId is refused: we take WEEX to want a bare JSON integer [G].

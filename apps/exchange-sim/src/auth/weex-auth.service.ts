@@ -18,15 +18,17 @@ export class WeexAuthService {
   ) {}
 
   verify(req: IncomingSignedRequest, options: { aiLog: boolean }): VerifiedRequest {
-    const apiKey = requireHeader(req, 'ACCESS-KEY', SimFailure.AccessKey);
-    const signature = requireHeader(req, 'ACCESS-SIGN', SimFailure.AccessSign);
+    const apiKey = requireHeader(req, 'ACCESS-KEY', SimFailure.AccessKeyMissing);
+    const signature = requireHeader(req, 'ACCESS-SIGN', SimFailure.AccessSignMissing);
     const passphrase = requireHeader(req, 'ACCESS-PASSPHRASE', SimFailure.AccessPassphrase);
-    const timestamp = requireHeader(req, 'ACCESS-TIMESTAMP', SimFailure.AccessTimestamp);
+    const timestamp = requireHeader(req, 'ACCESS-TIMESTAMP', SimFailure.AccessTimestampMissing);
 
     if (!/^\d{13}$/.test(timestamp)) {
       throw new SimError(SimFailure.AccessTimestamp, 'ACCESS-TIMESTAMP must be 13 digits of Unix milliseconds');
     }
-    if (Math.abs(this.clock() - Number(timestamp)) > MAX_CLOCK_SKEW_MS) {
+    // The `clockSkewMs` fault moves this check's clock, and not the time /market/time serves.
+    const skewMs = this.state.faults.clockSkewMs(splitUrl(req.url)[0], this.state.accountByApiKey(apiKey)?.uid);
+    if (Math.abs(this.clock() + skewMs - Number(timestamp)) > MAX_CLOCK_SKEW_MS) {
       throw new SimError(SimFailure.TimestampExpired, 'ACCESS-TIMESTAMP is more than 30 s away from server time');
     }
     const account = this.state.accountByApiKey(apiKey);
@@ -50,7 +52,8 @@ export class WeexAuthService {
 
 function requireHeader(req: IncomingSignedRequest, name: string, failure: SimFailure): string {
   const value = req.headers[name.toLowerCase()];
-  if (typeof value !== 'string' || value === '') throw new SimError(failure, `Header ${name} is missing`);
+  // ccxt's captured wording: "ACCESS_KEY header is required."
+  if (typeof value !== 'string' || value === '') throw new SimError(failure, `${name.replace('-', '_')} header is required.`);
   return value;
 }
 

@@ -5,6 +5,7 @@ import { answeredCode, apiVersionOf, errorBody } from '../http/envelope.js';
 import { JSON_CONTENT_TYPE } from '../http/json-response.interceptor.js';
 import type { Clock } from '../sim-clock.js';
 import type { SimState } from '../state/sim-state.js';
+import type { FaultDecision } from './fault-switchboard.js';
 
 /** Cloudflare-style page, the shape WEEX's edge sends a non-allowlisted IP. */
 const IP_NOT_ALLOWED_PAGE = `<!DOCTYPE html>
@@ -34,14 +35,32 @@ export function sendEdgeError(
 
 /** The answer to a request a fault stops at the edge. */
 export function edgeAnswer(
-  kind: 'ipNotAllowed521' | 'rateLimited429' | 'error500',
+  decision: Pick<FaultDecision, 'answer' | 'body'>,
   req: FastifyRequest,
   reply: FastifyReply,
   deps: { state: SimState; clock: Clock },
 ): FastifyReply {
+  const kind = decision.answer;
+  if (kind === 'answeredWithoutCode') {
+    const body = decision.body ?? '';
+    return reply
+      .code(200)
+      .header('content-type', isJson(body) ? JSON_CONTENT_TYPE : 'text/html; charset=UTF-8')
+      .send(body);
+  }
   if (kind === 'rateLimited429') return sendEdgeError(req, reply, SimFailure.RateLimited, 'Too many requests', deps);
   if (kind === 'error500') return sendEdgeError(req, reply, SimFailure.SystemError, 'system error', deps);
   // HTML, not JSON: what a client gets when its IP is not on the key's allowlist.
   const status = FAILURE_CODES[SimFailure.IpNotAllowed].http;
   return reply.code(status).header('content-type', 'text/html; charset=UTF-8').send(IP_NOT_ALLOWED_PAGE);
+}
+
+/** A JSON body goes out as JSON, anything else as the HTML page a proxy would send. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

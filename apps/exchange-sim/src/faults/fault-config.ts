@@ -1,11 +1,4 @@
-import {
-  invalid,
-  rejectUnknownKeys,
-  requireBoolean,
-  requireInteger,
-  requireObject,
-  requireRate,
-} from '../limits/config-checks.js';
+import { invalid, rejectUnknownKeys, requireBoolean, requireInteger, requireObject, requireRate } from '../limits/config-checks.js';
 
 /** Faults for one set of requests. Rates are shares from 0 to 1, decided per request by the seeded PRNG. */
 export interface FaultRule {
@@ -21,6 +14,16 @@ export interface FaultRule {
   ipNotAllowed?: boolean;
   /** Share of requests processed (an upload is recorded) whose connection is then destroyed without an answer. */
   dropAfterProcessRate?: number;
+  /**
+   * Every request is answered HTTP 200 with this body, unprocessed: an answer with no `code` (`{}`,
+   * `{"success":false}`, `true`, an HTML page), as a proxy or a half-deployed edge might give.
+   */
+  answerWithoutCode?: string;
+  /**
+   * The signature check's clock runs this many ms ahead (negative: behind) of the time `/market/time` serves, so a
+   * client that resyncs its clock still has its timestamps rejected: nodes of the exchange that disagree.
+   */
+  clockSkewMs?: number;
   /** Only requests to these paths (query ignored; a trailing `*` matches a prefix); default every path. */
   paths?: string[];
 }
@@ -33,15 +36,7 @@ export interface FaultConfig extends FaultRule {
   seed?: number;
 }
 
-const RULE_KEYS = [
-  'latencyMs',
-  'errorRate',
-  'rateLimitStorm',
-  'hangRate',
-  'ipNotAllowed',
-  'dropAfterProcessRate',
-  'paths',
-];
+const RULE_KEYS = ['latencyMs', 'errorRate', 'rateLimitStorm', 'hangRate', 'ipNotAllowed', 'dropAfterProcessRate', 'answerWithoutCode', 'clockSkewMs', 'paths'];
 
 /** Checks untrusted input and keeps only the fields given; throws a ParameterInvalid SimError. */
 export function parseFaultConfig(input: unknown): FaultConfig {
@@ -67,7 +62,7 @@ function parseAccountRule(input: unknown, uid: string): FaultRule {
 
 function parseRule(fields: Record<string, unknown>, name: string): FaultRule {
   const rule: FaultRule = {};
-  const { latencyMs, errorRate, rateLimitStorm, hangRate, ipNotAllowed, dropAfterProcessRate, paths } = fields;
+  const { latencyMs, errorRate, rateLimitStorm, hangRate, ipNotAllowed, dropAfterProcessRate, answerWithoutCode, clockSkewMs, paths } = fields;
   if (latencyMs !== undefined) rule.latencyMs = requireInteger(latencyMs, `${name}.latencyMs`, 0);
   if (errorRate !== undefined) rule.errorRate = requireRate(errorRate, `${name}.errorRate`);
   if (rateLimitStorm !== undefined) rule.rateLimitStorm = parseStorm(rateLimitStorm, `${name}.rateLimitStorm`);
@@ -75,6 +70,14 @@ function parseRule(fields: Record<string, unknown>, name: string): FaultRule {
   if (ipNotAllowed !== undefined) rule.ipNotAllowed = requireBoolean(ipNotAllowed, `${name}.ipNotAllowed`);
   if (dropAfterProcessRate !== undefined) {
     rule.dropAfterProcessRate = requireRate(dropAfterProcessRate, `${name}.dropAfterProcessRate`);
+  }
+  if (answerWithoutCode !== undefined) {
+    if (typeof answerWithoutCode !== 'string') throw invalid(`${name}.answerWithoutCode must be the body to answer, a string`);
+    rule.answerWithoutCode = answerWithoutCode;
+  }
+  if (clockSkewMs !== undefined) {
+    if (typeof clockSkewMs !== 'number' || !Number.isSafeInteger(clockSkewMs)) throw invalid(`${name}.clockSkewMs must be an integer`);
+    rule.clockSkewMs = clockSkewMs;
   }
   if (paths !== undefined) {
     if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && p.startsWith('/'))) {

@@ -30,7 +30,7 @@ export function installFaultHooks(app: NestFastifyApplication, state: SimState, 
     if (decision.answer === undefined) return;
     state.faults.record(decision.answer);
     if (decision.answer === 'hang') return hang(req.raw.socket, hung);
-    return edgeAnswer(decision.answer, req, reply, { state, clock });
+    return edgeAnswer(decision, req, reply, { state, clock });
   });
 
   fastify.addHook('onSend', async (req, _reply, payload) => {

@@ -38,4 +38,14 @@ describe('FaultSwitchboard', () => {
     expect(board.decide('/x', undefined)).toEqual({ latencyMs: 0, dropAfterProcess: true });
     expect(board.clear()).toEqual({ seed: 1 });
   });
+
+  it('answers without a code, and skews the signature clock, for the paths and accounts given', () => {
+    const board = new FaultSwitchboard(() => now);
+    expect(() => board.set({ answerWithoutCode: 1 as never })).toThrow(/answerWithoutCode/);
+    expect(() => board.set({ clockSkewMs: 1.5 })).toThrow(/clockSkewMs/);
+    board.set({ answerWithoutCode: '{}', paths: ['/capi/v3/order/uploadAiLog'], accounts: { u1: { clockSkewMs: -60_000 } } });
+    expect(board.decide('/capi/v3/order/uploadAiLog', 'u2')).toMatchObject({ answer: 'answeredWithoutCode', body: '{}' });
+    expect(board.decide('/capi/v3/market/time', 'u2').answer).toBeUndefined();
+    expect([board.clockSkewMs('/capi/v3/order', 'u1'), board.clockSkewMs('/capi/v3/order', 'u2')]).toEqual([-60_000, 0]);
+  });
 });

@@ -10,6 +10,7 @@ export interface FaultCounts {
   hang: number;
   ipNotAllowed521: number;
   droppedAfterProcess: number;
+  answeredWithoutCode: number;
 }
 
 export type FaultKind = keyof FaultCounts;
@@ -17,7 +18,9 @@ export type FaultKind = keyof FaultCounts;
 /** What the edge does with one request. */
 export interface FaultDecision {
   /** Answer at the edge instead of processing; undefined lets the request through. */
-  answer?: 'ipNotAllowed521' | 'rateLimited429' | 'hang' | 'error500';
+  answer?: 'ipNotAllowed521' | 'rateLimited429' | 'hang' | 'error500' | 'answeredWithoutCode';
+  /** The body of an `answeredWithoutCode` answer. */
+  body?: string;
   latencyMs: number;
   dropAfterProcess: boolean;
 }
@@ -38,6 +41,7 @@ export class FaultSwitchboard {
     hang: 0,
     ipNotAllowed521: 0,
     droppedAfterProcess: 0,
+    answeredWithoutCode: 0,
   };
 
   constructor(
@@ -84,10 +88,17 @@ export class FaultSwitchboard {
     if (!coversPath(rule, path)) return { latencyMs: 0, dropAfterProcess: false };
     const latencyMs = rule.latencyMs ?? 0;
     if (rule.ipNotAllowed) return { answer: 'ipNotAllowed521', latencyMs, dropAfterProcess: false };
+    if (rule.answerWithoutCode !== undefined) return { answer: 'answeredWithoutCode', body: rule.answerWithoutCode, latencyMs, dropAfterProcess: false };
     if (this.stormOn(rule)) return { answer: 'rateLimited429', latencyMs, dropAfterProcess: false };
     if (hang < (rule.hangRate ?? 0)) return { answer: 'hang', latencyMs: 0, dropAfterProcess: false };
     if (error < (rule.errorRate ?? 0)) return { answer: 'error500', latencyMs, dropAfterProcess: false };
     return { latencyMs, dropAfterProcess: drop < (rule.dropAfterProcessRate ?? 0) };
+  }
+
+  /** How far the signature check's clock is off the served time for this request (`clockSkewMs`), in ms. */
+  clockSkewMs(path: string, uid: string | undefined): number {
+    const rule = this.ruleFor(uid);
+    return coversPath(rule, path) ? (rule.clockSkewMs ?? 0) : 0;
   }
 
   record(kind: FaultKind): void {

@@ -10,8 +10,7 @@ export const SIMULATOR_HEADER = 'X-Weex-Simulator';
 export function configureFastify(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
-  const keepText = (_req: unknown, body: string | Buffer, done: (err: null, body: string) => void) =>
-    done(null, body.toString());
+  const keepText = (_req: unknown, body: string | Buffer, done: (err: null, body: string) => void) => done(null, body.toString());
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, keepText);
   fastify.addContentTypeParser('*', { parseAs: 'string' }, keepText);
   fastify.addHook('onSend', async (_req, reply, payload) => {

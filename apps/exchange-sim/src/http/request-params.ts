@@ -100,6 +100,32 @@ export class RequestParams {
     return { v2: symbol, v3: symbol.slice('cmt_'.length).toUpperCase() };
   }
 
+  /** A positive decimal, as a string or a JSON number, returned as its exact text. */
+  decimal(name: string): string | undefined {
+    if (!this.has(name)) return undefined;
+    const value = this.values[name];
+    // A LosslessNumber (a decimal JSON.parse would round) carries its text in `value`.
+    const text = typeof value === 'object' && value !== null && 'value' in value ? String(value.value) : typeof value === 'object' ? '' : String(value);
+    if (!/^\d+(\.\d+)?$/.test(text) || !/[1-9]/.test(text)) throw invalidParam(name, 'must be a positive decimal number');
+    return text;
+  }
+
+  /** true or false, as a JSON boolean or the text `true` / `false`. */
+  bool(name: string): boolean | undefined {
+    if (!this.has(name)) return undefined;
+    const value = this.values[name];
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    throw invalidParam(name, 'must be true or false');
+  }
+
+  /** One of `allowed`, or the error `failure` (WEEX has codes of its own for a bad side, type or timeInForce). */
+  oneOf(name: string, allowed: readonly string[], failure: SimFailure = SimFailure.ParameterInvalid): string | undefined {
+    const value = this.string(name);
+    if (value !== undefined && !allowed.includes(value)) throw new SimError(failure, `Invalid ${name}: must be one of ${allowed.join(', ')}`);
+    return value;
+  }
+
   /** A non-empty array of strings; IDs may also be JSON integers and come back as their digits. */
   list(name: string, kind: 'ids' | 'strings'): string[] | undefined {
     if (!this.has(name)) return undefined;

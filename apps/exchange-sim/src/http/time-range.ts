@@ -1,6 +1,7 @@
 import { invalidParam } from './request-params.js';
+import { DAY_MS } from '#libs/common';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** A window of creation times in Unix ms; a missing end is open. Both ends are included. */
 export interface TimeRange {

@@ -1,11 +1,18 @@
-import { OPERATIONS, type WeexOperation } from '#libs/weex-client';
+import { OPERATIONS } from '#libs/weex-client';
+import { SANDBOX_OPERATIONS } from '../trading/sandbox-operations.js';
 
-const BY_ROUTE = new Map<string, WeexOperation>(
-  Object.values(OPERATIONS).map((op) => [routeKey(op.method, op.path), op]),
+/** What the budgets charge a request. */
+export interface ChargedOperation {
+  ipWeight: number;
+  uidWeight: number;
+}
+
+const BY_ROUTE = new Map<string, ChargedOperation>(
+  [...Object.values(OPERATIONS), ...Object.values(SANDBOX_OPERATIONS)].map((op) => [routeKey(op.method, op.path), op]),
 );
 
-/** The operation a request calls, by method and path (query ignored); undefined for paths outside the spec. */
-export function findOperation(method: string, url: string): WeexOperation | undefined {
+/** The operation a request calls, by method and path (query ignored); undefined for paths outside the tables. */
+export function findOperation(method: string, url: string): ChargedOperation | undefined {
   return BY_ROUTE.get(routeKey(method, pathOf(url)));
 }
 

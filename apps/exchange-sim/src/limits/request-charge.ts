@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import type { WeexOperation } from '#libs/weex-client';
+import type { ChargedOperation } from './operation-lookup.js';
 
 /** What the edge charged a request to its caller IP, so the UID check can take it back if it refuses. */
 export interface RequestCharge {
   ip: string;
-  operation: WeexOperation;
+  operation: ChargedOperation;
 }
 
 const charges = new WeakMap<IncomingMessage, RequestCharge>();

@@ -19,9 +19,17 @@ export class OrderCancelService {
     const { symbol, ids, cids } = parseCancelBatch(params);
     const ofSymbol = account.data.orders.filter((o) => o.symbol === symbol.v3);
     const results = ids
-      ? ids.map((id) => this.cancelOrder(ofSymbol.find((o) => String(o.orderId) === id), { order_id: id, client_oid: '' }))
+      ? ids.map((id) =>
+          this.cancelOrder(
+            ofSymbol.find((o) => String(o.orderId) === id),
+            { order_id: id, client_oid: '' },
+          ),
+        )
       : (cids ?? []).map((cid) =>
-          this.cancelOrder(ofSymbol.find((o) => o.clientOrderId === cid), { order_id: '', client_oid: cid }),
+          this.cancelOrder(
+            ofSymbol.find((o) => o.clientOrderId === cid),
+            { order_id: '', client_oid: cid },
+          ),
         );
     const failInfos = results.filter((r) => !r.result);
     return {

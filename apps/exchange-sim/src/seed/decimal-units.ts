@@ -34,8 +34,3 @@ export function divUnits(a: bigint, b: bigint): bigint {
 export function roundToStep(units: bigint, step: bigint): bigint {
   return (units / step) * step;
 }
-
-/** The product of two decimal strings, as a decimal string. */
-export function mulText(a: string, b: string): string {
-  return fromUnits(mulUnits(toUnits(a), toUnits(b)));
-}

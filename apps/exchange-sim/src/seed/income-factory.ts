@@ -6,20 +6,20 @@ import { DAY_MS, HISTORY_DAYS, HOUR_MS, type SeedContext } from './seed-context.
 const FUNDING_INTERVAL_MS = 8 * HOUR_MS;
 const FUNDING_DAYS = 30;
 
-type Entry = Omit<SimIncome, 'billId' | 'balance'>;
+type Entry = Omit<SimIncome, 'billId' | 'balance' | 'time'> & { time: number };
 
 /** One income item; `balance` is made up unless given (generated history carries a running balance). */
 export function makeIncome(ctx: SeedContext, hints: Partial<SimIncome> = {}): SimIncome {
-  const time = hints.time ?? ctx.timeWithin(HISTORY_DAYS);
+  const time = hints.time === undefined ? ctx.timeWithin(HISTORY_DAYS) : Number(hints.time);
   return {
-    billId: ctx.id(time),
+    billId: ctx.id(time).toString(),
     asset: 'USDT',
     symbol: '',
     income: fromUnits(BigInt(ctx.rng.int(-5_000, 5_000)) * 1_000_000n),
     incomeType: 'transfer_in',
     balance: fromUnits(BigInt(ctx.rng.int(1_000, 20_000)) * 100_000_000n),
     fillFee: '0',
-    time,
+    time: String(time),
     transferReason: 'UNKNOWN_TRANSFER_REASON',
     ...hints,
   };
@@ -30,11 +30,7 @@ export function makeIncome(ctx: SeedContext, hints: Partial<SimIncome> = {}): Si
  * (position_open_* / position_close_*, income = realizedPnl - commission), funding every 8 h for open positions over
  * the last 30 days, and a fee-discount refund.
  */
-export function generateIncome(
-  ctx: SeedContext,
-  trades: readonly SimTrade[],
-  positions: readonly SimPosition[],
-): SimIncome[] {
+export function generateIncome(ctx: SeedContext, trades: readonly SimTrade[], positions: readonly SimPosition[]): SimIncome[] {
   const start = ctx.now - (HISTORY_DAYS + 2) * DAY_MS;
   const entries: Entry[] = [
     transfer('deposit', start, '10000', 'UNKNOWN_TRANSFER_REASON'),
@@ -50,7 +46,7 @@ export function generateIncome(
     .sort((a, b) => a.time - b.time)
     .map((entry) => {
       balance += toUnits(entry.income);
-      return makeIncome(ctx, { ...entry, balance: fromUnits(balance) });
+      return makeIncome(ctx, { ...entry, time: String(entry.time), balance: fromUnits(balance) });
     });
 }
 

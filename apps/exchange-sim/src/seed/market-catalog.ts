@@ -1,4 +1,4 @@
-import { toUnits } from './decimal-units.js';
+import { fromUnits, toUnits } from './decimal-units.js';
 
 /** A perpetual contract the simulator knows, with a reference price its generated prices stay near [G]. */
 export interface MarketSymbol {
@@ -13,7 +13,15 @@ export interface MarketSymbol {
   pricePrecision: number;
   quantityPrecision: number;
   maxLeverage: number;
+  /** Order size limits in base units; contractVal is the minimum, as in ccxt's exchangeInfo capture [L]. */
+  minOrderSize: string;
+  maxOrderSize: string;
 }
+
+/** Contract fee rates of ccxt's exchangeInfo capture (weex.js: makerFeeRate 0.0002, takerFeeRate 0.0008) [L]. */
+export const CONTRACT_FEES = { maker: '0.0002', taker: '0.0008' } as const;
+/** Spot fee rates of ccxt's spot exchangeInfo capture (0.001 each) [L]. */
+export const SPOT_FEES = { maker: '0.001', taker: '0.001' } as const;
 
 export const MARKET_SYMBOLS: readonly MarketSymbol[] = [
   market('BTC', '96500', '0.1', '0.001', 500, 125),
@@ -53,5 +61,7 @@ function market(base: string, price: string, tick: string, step: string, maxStep
     pricePrecision: decimals(tick),
     quantityPrecision: decimals(step),
     maxLeverage,
+    minOrderSize: step,
+    maxOrderSize: fromUnits(toUnits(step) * BigInt(maxSteps * 1000)),
   };
 }

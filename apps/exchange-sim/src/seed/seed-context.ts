@@ -1,10 +1,11 @@
 import { fromUnits, mulUnits, roundToStep, toUnits } from './decimal-units.js';
 import { type MarketSymbol, stepUnits, tickUnits } from './market-catalog.js';
 import { SeededRandom } from './seeded-random.js';
+import { DAY_MS } from '#libs/common';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** How far back generated history reaches. */
 export const HISTORY_DAYS = 120;

@@ -62,6 +62,6 @@ function accountSeed(entry: unknown, at: string, known: ReadonlyMap<string, SimA
     passphrase: credential('passphrase'),
     aiLogAllowlisted: allowlisted,
     data,
+    extraOrders: previous?.extraOrders,
   };
 }
-

@@ -15,15 +15,7 @@ export interface AccountData {
 
 export type AccountDataKind = keyof AccountData;
 
-export const ACCOUNT_DATA_KINDS: readonly AccountDataKind[] = [
-  'positions',
-  'symbolConfigs',
-  'orders',
-  'planOrders',
-  'trades',
-  'income',
-  'spotBills',
-];
+export const ACCOUNT_DATA_KINDS: readonly AccountDataKind[] = ['positions', 'symbolConfigs', 'orders', 'planOrders', 'trades', 'income', 'spotBills'];
 
 /**
  * Records a user supplies (seed file or `SimAccountSeed.data`): each record may omit fields, which are generated;

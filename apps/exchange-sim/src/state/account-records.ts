@@ -43,16 +43,16 @@ export interface SimSymbolConfig {
   isolatedShortLeverage: string;
 }
 
-/** An income item; `billId` and `time` are numbers (weex-facts: one capture shows numbers, another strings). */
+/** An income item; `billId` and `time` are strings, as ccxt's newer capture shows them (weex.js fetchFundingHistory) [L]. */
 export interface SimIncome {
-  billId: bigint;
+  billId: string;
   asset: string;
   symbol: string;
   income: string;
   incomeType: string;
   balance: string;
   fillFee: string;
-  time: number;
+  time: string;
   transferReason: string;
 }
 

@@ -10,6 +10,11 @@ export class SimAccount {
   readonly passphrase: string;
   readonly aiLogAllowlisted: boolean;
   readonly uploads: AiLogUploadRecord[] = [];
+  /**
+   * Orders and plan orders placed through the trading endpoints that can still fill or trigger: only these follow the
+   * simulated price (generated open orders stay as generated, so scenarios stay put).
+   */
+  readonly live = { orders: new Set<bigint>(), plans: new Set<bigint>() };
 
   constructor(
     seed: SimAccountSeed,

@@ -15,11 +15,12 @@ export class TradesService {
   userTrades(account: SimAccount, params: RequestParams): SimTrade[] {
     const q = parseTradesQuery(params, this.clock());
     const matching = account.data.trades.filter(
-      (t) =>
-        (q.symbol === undefined || t.symbol === q.symbol) &&
-        (q.orderId === undefined || t.orderId === q.orderId) &&
-        inRange(t.time, q.range),
+      (t) => (q.symbol === undefined || t.symbol === q.symbol) && (q.orderId === undefined || t.orderId === q.orderId) && inRange(t.time, q.range),
     );
-    return newestFirst(matching, (t) => t.time, (t) => t.id).slice(0, q.limit);
+    return newestFirst(
+      matching,
+      (t) => t.time,
+      (t) => t.id,
+    ).slice(0, q.limit);
   }
 }

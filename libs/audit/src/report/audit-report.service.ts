@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '#libs/database';
 import { type CoverageView, EvidenceService } from '#libs/evidence';
-import { AuditCheckpoints, type ChainHead, type CheckpointView } from '../audit-checkpoints.service.js';
+import { type CheckpointView } from '../audit-checkpoint.repository.js';
+import { AuditCheckpoints, type ChainHead } from '../audit-checkpoints.js';
 
 /** At most this many decisions and fills are drawn on the timeline; the tables count them all. */
 const TIMELINE_POINTS = 1_500;

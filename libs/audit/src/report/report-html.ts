@@ -1,9 +1,23 @@
+import { inlineHash, pageSecurity } from '#libs/http';
 import type { ReportData } from './audit-report.service.js';
 
 const esc = (value: unknown): string =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const iso = (d: Date) => d.toISOString().replace('T', ' ').slice(0, 19);
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`);
+
+const STYLE = `
+  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; color: #1d2330; padding: 0 1rem; }
+  h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d8dce4; padding-bottom: .3rem; }
+  .muted { color: #5b6475; } table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #eceff3; } th { background: #f5f6f8; }
+  .cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 1rem; } .card { background: #f5f6f8; border-radius: 8px; padding: .8rem 1rem; }
+  .card b { display: block; font-size: 1.6rem; } .ok { color: #1a7f37; } .bad { color: #b42318; } code { font-size: .8rem; word-break: break-all; }
+  svg text { font-size: 11px; fill: #5b6475; }
+`;
+
+/** The report's headers: its one style block, by hash; no script, no request of any kind. */
+export const REPORT_SECURITY = pageSecurity({ styleSrc: [inlineHash(STYLE)] });
 
 /** The judges' report: one self-contained page (no scripts, no external assets), printable. */
 export function renderReport(data: ReportData): string {
@@ -13,15 +27,7 @@ export function renderReport(data: ReportData): string {
 <head>
 <meta charset="utf-8">
 <title>AI decision report: ${esc(data.accountId)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; color: #1d2330; padding: 0 1rem; }
-  h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d8dce4; padding-bottom: .3rem; }
-  .muted { color: #5b6475; } table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #eceff3; } th { background: #f5f6f8; }
-  .cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 1rem; } .card { background: #f5f6f8; border-radius: 8px; padding: .8rem 1rem; }
-  .card b { display: block; font-size: 1.6rem; } .ok { color: #1a7f37; } .bad { color: #b42318; } code { font-size: .8rem; word-break: break-all; }
-  svg text { font-size: 11px; fill: #5b6475; }
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <h1>AI decision report</h1>
@@ -56,13 +62,22 @@ ${coverage.unmatchedLogs.map((l) => `<tr><td><code>${esc(l.id)}</code></td><td>$
 </table>
 
 <h2>Tamper evidence</h2>
-<p>Every accepted log is a link of a SHA-256 hash chain. Head: seq <b>${esc(data.head.seq)}</b>, hash <code>${esc(data.head.hash)}</code>.
+<p>Every accepted log is a link of a SHA-256 hash chain, and every upload attempt a link of a second one. Head: seq <b>${esc(data.head.seq)}</b>, hash <code>${esc(data.head.hash)}</code>.
+<span id="chain-check">${checkLine(data.head.check)}</span>
 Check an export with <code>npm run audit:verify -- export.jsonl --pubkey audit.pub.pem --head ${esc(data.head.hash)}</code>.</p>
 <table id="checkpoints"><tr><th>seq</th><th>hash</th><th>signed at</th><th>key</th></tr>
 ${data.checkpoints.map((c) => `<tr><td>${esc(c.seq)}</td><td><code>${esc(c.hash)}</code></td><td>${esc(c.at)}</td><td><code>${esc(c.keyId.slice(0, 16))}…</code></td></tr>`).join('\n') || '<tr><td colspan="4">no signed checkpoints yet</td></tr>'}
 </table>
 </body>
 </html>`;
+}
+
+/** The server-side check of the stored chains, in one sentence. */
+function checkLine(check: ReportData['head']['check']): string {
+  if (check.broken)
+    return `<b>The server's check finds the stored chain broken</b> (${esc(check.broken.chain)}, seq ${esc(check.broken.seq ?? '-')}): ${esc(check.broken.reason)}.`;
+  if (!check.checkedAt) return 'The server has not checked the stored chain yet.';
+  return `The server's check verified the stored chain up to seq ${esc(check.verifiedSeq)} at ${esc(check.checkedAt)} and found it intact.`;
 }
 
 /** Decisions on the upper lane, fills on the lower, over the window; a line joins a fill to the decision that names its order. */
@@ -77,10 +92,12 @@ function timeline(data: ReportData): string {
     .filter((f) => decisionX.has(f.orderId))
     .map((f) => `<line x1="${decisionX.get(f.orderId)!.toFixed(1)}" y1="40" x2="${x(f.at).toFixed(1)}" y2="110" stroke="#9aa4b5" stroke-width="0.6"/>`);
   const decisions = data.decisions.map(
-    (d) => `<circle cx="${x(d.at).toFixed(1)}" cy="40" r="4" fill="${d.status === 'uploaded' ? '#1f6feb' : d.status === 'failed' ? '#b42318' : '#d4a72c'}"><title>${esc(iso(d.at))} ${esc(d.model)} ${esc(d.status)}${d.orderId ? ` order ${esc(d.orderId)}` : ''}</title></circle>`,
+    (d) =>
+      `<circle cx="${x(d.at).toFixed(1)}" cy="40" r="4" fill="${d.status === 'uploaded' ? '#1f6feb' : d.status === 'failed' ? '#b42318' : '#d4a72c'}"><title>${esc(iso(d.at))} ${esc(d.model)} ${esc(d.status)}${d.orderId ? ` order ${esc(d.orderId)}` : ''}</title></circle>`,
   );
   const fills = data.fills.map(
-    (f) => `<rect x="${(x(f.at) - 4).toFixed(1)}" y="106" width="8" height="8" transform="rotate(45 ${x(f.at).toFixed(1)} 110)" fill="${f.covered ? '#1a7f37' : '#b42318'}"><title>${esc(iso(f.at))} ${esc(f.symbol)} ${esc(f.side)} ${esc(f.qty)} @ ${esc(f.price)} order ${esc(f.orderId)}${f.covered ? '' : ' (no uploaded decision)'}</title></rect>`,
+    (f) =>
+      `<rect x="${(x(f.at) - 4).toFixed(1)}" y="106" width="8" height="8" transform="rotate(45 ${x(f.at).toFixed(1)} 110)" fill="${f.covered ? '#1a7f37' : '#b42318'}"><title>${esc(iso(f.at))} ${esc(f.symbol)} ${esc(f.side)} ${esc(f.qty)} @ ${esc(f.price)} order ${esc(f.orderId)}${f.covered ? '' : ' (no uploaded decision)'}</title></rect>`,
   );
   const note =
     data.decisionsTotal > data.decisions.length || data.fillsTotal > data.fills.length

@@ -12,16 +12,18 @@ const LOOKUPS_PER_RUN = 20;
 const MAX_PAGES = 1000;
 
 /**
- * Statuses of an order that can still change. The spec lists no values; these are the ones WEEX's samples and the
- * simulator use (Binance-style) [G]. An order stored with one of them is looked up again once it leaves openOrders.
+ * Statuses after which an order no longer changes. The spec lists none; these are the final ones of ccxt's
+ * parseOrderStatus (FILLED, FULL_FILL, PARTIAL_FILL as closed; CANCELED, CANCELLED; REJECTED) and of Binance-style
+ * APIs (EXPIRED, FAILED) [L]. An order stored with any other status, one we know (NEW, PARTIALLY_FILLED, UNTRIGGERED)
+ * or one we do not, is looked up again once it is not in openOrders, until the exchange reports a final status.
  */
-export const OPEN_ORDER_STATUSES: readonly string[] = ['NEW', 'PARTIALLY_FILLED'];
+export const FINAL_ORDER_STATUSES: readonly string[] = ['FILLED', 'FULL_FILL', 'PARTIAL_FILL', 'CANCELED', 'CANCELLED', 'REJECTED', 'EXPIRED', 'FAILED'];
 
 /**
  * Orders: every open order (each run), then the order history by creation time from where the last run got to, in
  * windows of up to 90 days, page by page. order/history holds final orders only and filters by creation time, so an
- * order that was open when its window was read reaches its final state through a lookup (orderInfo) instead, and so
- * do orders of synced fills created before the lookback.
+ * order that was open (or in a status we do not recognise) when its window was read reaches its final state through
+ * a lookup (orderInfo) instead, and so do orders of synced fills created before the lookback.
  */
 export async function syncOrders(run: StreamRun): Promise<void> {
   // Open orders first: an order that is final by the time the history is read is in the history.
@@ -41,7 +43,7 @@ export async function syncOrders(run: StreamRun): Promise<void> {
 
   const openIds = open.map((o) => o.orderId);
   const unknown = [...run.unknownOrders];
-  const stale = await run.store.staleOpenOrders(run.accountId, OPEN_ORDER_STATUSES, openIds, unknown, LOOKUPS_PER_RUN);
+  const stale = await run.store.unsettledOrders(run.accountId, FINAL_ORDER_STATUSES, openIds, unknown, LOOKUPS_PER_RUN);
   const orphans = await run.store.ordersOfUnknownFills(run.accountId, unknown, LOOKUPS_PER_RUN);
   const lookups = [...new Set([...stale, ...orphans])].slice(0, LOOKUPS_PER_RUN);
   for (const orderId of lookups) {

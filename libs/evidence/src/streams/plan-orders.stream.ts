@@ -26,7 +26,11 @@ export async function syncPlanOrders(run: StreamRun): Promise<void> {
       const { orders, hasMore } = await run.client.algoOrders({ startTime: window.start, endTime: end, limit: PAGE }, { signal: run.signal });
       run.rows += await run.store.upsertPlanOrders(run.accountId, orders);
       if (!hasMore || orders.length === 0) break;
-      const oldest = oldestTime(orders.map((p) => p.createTime), end, 'allAlgoOrders');
+      const oldest = oldestTime(
+        orders.map((p) => p.createTime),
+        end,
+        'allAlgoOrders',
+      );
       if (oldest < end) {
         end = oldest;
         continue;

@@ -33,16 +33,22 @@ function runOf(client: WeexClient) {
     },
   };
   const run: StreamRun = {
-    accountId: 'a', client, store: store as unknown as EvidenceStore, now: NOW, lookbackMs: 30 * DAY_MS, signal: new AbortController().signal,
-    unknownOrders: new Set(), rows: 0, advance: async () => {},
+    accountId: 'a',
+    client,
+    store: store as unknown as EvidenceStore,
+    now: NOW,
+    lookbackMs: 30 * DAY_MS,
+    signal: new AbortController().signal,
+    unknownOrders: new Set(),
+    rows: 0,
+    advance: async () => {},
     log: { log() {}, error() {}, warn: (m: string) => void warnings.push(m) },
   };
   return { run, stored, warnings };
 }
 
 let nextId = 737185556881998000n;
-const trade = (time: number, orderId = '737185556881990001'): Trade =>
-  ({ id: String(nextId++), orderId, symbol: 'BTCUSDT', time }) as Trade;
+const trade = (time: number, orderId = '737185556881990001'): Trade => ({ id: String(nextId++), orderId, symbol: 'BTCUSDT', time }) as Trade;
 
 describe('syncTrades', () => {
   it('reads every fill of a busy week by narrowing the window end, ties at the page edge included', async () => {

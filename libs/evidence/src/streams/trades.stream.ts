@@ -26,7 +26,11 @@ async function tradesIn(run: StreamRun, start: number, end: number): Promise<voi
     const page = await run.client.userTrades({ startTime: start, endTime: upper, limit: PAGE }, { signal: run.signal });
     run.rows += await run.store.upsertTrades(run.accountId, page);
     if (page.length < PAGE) return;
-    const oldest = oldestTime(page.map((t) => t.time), upper, 'userTrades');
+    const oldest = oldestTime(
+      page.map((t) => t.time),
+      upper,
+      'userTrades',
+    );
     // The fills at `oldest` may go on past the page: the next query ends there, inclusive, and reads them again.
     if (oldest < upper) {
       upper = oldest;
@@ -46,5 +50,7 @@ async function tradesOfMillisecond(run: StreamRun, ms: number, page: readonly Tr
     if (fills.length >= PAGE) run.log.warn(`order ${orderId} has ${PAGE} or more fills at ${ms}: some of them may be missing`);
   }
   // Orders whose fills in that millisecond were all cut from the page cannot be asked for without their ID.
-  run.log.warn(`${PAGE} or more fills at ${new Date(ms).toISOString()} (account ${run.accountId}): read order by order; fills of other orders in that millisecond may be missing`);
+  run.log.warn(
+    `${PAGE} or more fills at ${new Date(ms).toISOString()} (account ${run.accountId}): read order by order; fills of other orders in that millisecond may be missing`,
+  );
 }

@@ -68,14 +68,14 @@ export class BudgetWindow {
     return { limit: this.limit, used: res?.consumedPoints ?? 0, msBeforeReset: slot.msLeft, pausedMs };
   }
 
-  /** The current window: its key, the time left in it, and how long the boundary guard holds takes back (0: none). */
-  slot(): { key: string; msLeft: number; guardWait: number } {
+  /** The current window: its index and key, the time left in it, and how long the boundary guard holds takes back (0: none). */
+  slot(): { index: number; key: string; msLeft: number; guardWait: number } {
     const now = this.clock.now();
     const index = Math.floor(now / this.windowMs);
     const into = now - index * this.windowMs;
     const msLeft = this.windowMs - into;
     const { guardMs } = this.clock;
     const guardWait = into < guardMs ? guardMs - into : msLeft <= guardMs ? msLeft + guardMs : 0;
-    return { key: `w${index}`, msLeft, guardWait };
+    return { index, key: `w${index}`, msLeft, guardWait };
   }
 }

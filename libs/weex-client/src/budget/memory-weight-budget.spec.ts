@@ -10,9 +10,7 @@ describe('memory weight budget', () => {
   it('makes a burst wait: at most the limit per window, served in call order', async () => {
     const budget = createMemoryWeightBudget(limits);
     const granted: Array<{ call: number; window: number }> = [];
-    await Promise.all(
-      Array.from({ length: 12 }, (_, call) => budget.acquire('orderInfo').then(() => granted.push({ call, window: windowOf(Date.now()) }))),
-    );
+    await Promise.all(Array.from({ length: 12 }, (_, call) => budget.acquire('orderInfo').then(() => granted.push({ call, window: windowOf(Date.now()) }))));
     expect(granted.map((g) => g.call)).toEqual([...Array(12).keys()]);
     const perWindow = new Map<number, number>();
     for (const { window } of granted) perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
@@ -44,7 +42,18 @@ describe('memory weight budget', () => {
     const next = budget.acquire('serverTime');
     controller.abort();
     await expect(waiting).rejects.toThrow();
-    await expect(next).resolves.toBeUndefined();
+    await expect(next).resolves.toMatchObject({ operation: 'serverTime' });
+  });
+
+  it('takes back the weight a caller gives back, within its window', async () => {
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => 30_000 });
+    const grants = [];
+    for (let i = 0; i < 5; i++) grants.push(await budget.acquire('orderInfo'));
+    await expect(budget.acquire('orderInfo', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    await grants[0].giveBack();
+    await grants[0].giveBack();
+    expect(await budget.usage()).toMatchObject({ ip: { used: 8 }, uid: { used: 12 } });
+    await expect(budget.acquire('orderInfo', undefined, 0)).resolves.toMatchObject({ operation: 'orderInfo' });
   });
 
   it('refuses a caller at once when the wait would exceed its maxWaitMs, taking nothing', async () => {

@@ -36,6 +36,13 @@ export interface BudgetUsage {
   uid: WindowUsage;
 }
 
+/** An operation's weight, taken: spent by the call it is taken for, or given back when that call is not made. */
+export interface WeightGrant {
+  readonly operation: OperationName;
+  /** Returns the weight to the budget (once; a window that has ended is not given anything back). */
+  giveBack(): Promise<void>;
+}
+
 /**
  * The account's request weight budgets. A call waits for weight instead of earning a 429, and a 429 pauses the
  * budget so that every caller sharing it slows down.
@@ -45,7 +52,12 @@ export interface WeightBudget {
    * Waits until the operation's IP and UID weights (from OPERATIONS) both fit, then takes them. With `maxWaitMs`,
    * a caller that would have to wait longer than that is refused at once with BudgetWaitTooLong instead.
    */
-  acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<void>;
+  acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant>;
+  /**
+   * Gives back the weight this process took ahead of its calls and has not spent (WeightCredit), so that other
+   * processes can spend it in this window: for a caller that is done for now.
+   */
+  giveBackHeld(): Promise<void>;
   /** Lets nothing through, for every user of the budget, for `ms` or the rest of the current window if longer. */
   pause(ms: number): Promise<void>;
   usage(): Promise<BudgetUsage>;

@@ -43,6 +43,15 @@ describe('WeightCredit', () => {
     expect(credit.ask(ORDER_INFO, LIMITS)).toEqual({ ip: 10, uid: 10 });
   });
 
+  it('keeps weight given back as credit of its window, with what the window had left', () => {
+    const credit = new WeightCredit();
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);
+    credit.refund('w1:w1', ORDER_INFO);
+    expect(Array.from({ length: 5 }, () => credit.take('w1:w1', ORDER_INFO)).filter(Boolean)).toHaveLength(4);
+    credit.refund('w2:w2', ORDER_INFO);
+    expect([credit.take('w1:w1', ORDER_INFO), credit.take('w2:w2', ORDER_INFO), credit.take('w2:w2', ORDER_INFO)]).toEqual([false, true, false]);
+  });
+
   it('drops the credit on a pause', () => {
     const credit = new WeightCredit();
     credit.settle(credit.ask(ORDER_INFO, LIMITS), 'w1:w1', true);

@@ -43,10 +43,25 @@ export class WeightCredit {
   settle(asked: Weight, window: string, granted: boolean): void {
     if (asked.ip === 0 && asked.uid === 0) return;
     this.leasing = false;
-    if (!granted) return;
+    if (granted) this.add(window, asked);
+  }
+
+  /** Weight taken in `window`, the current one, for a call that was not made: credit for the next calls. */
+  refund(window: string, weight: Weight): void {
+    this.add(window, weight);
+  }
+
+  /** Empties the credit; returns what it held in `window` (nothing when it belongs to another window). */
+  takeAll(window: string): Weight {
+    const held = window === this.window ? this.credit : { ip: 0, uid: 0 };
+    this.credit = { ip: 0, uid: 0 };
+    return held;
+  }
+
+  private add(window: string, weight: Weight): void {
     const kept = window === this.window ? this.credit : { ip: 0, uid: 0 };
     this.window = window;
-    this.credit = { ip: kept.ip + asked.ip, uid: kept.uid + asked.uid };
+    this.credit = { ip: kept.ip + weight.ip, uid: kept.uid + weight.uid };
   }
 
   /** After a 429: the budget is paused for the rest of the window, and the credit with it. */

@@ -65,6 +65,8 @@ export interface IncomeItem {
 
 export interface IncomePage {
   hasNextPage: boolean;
+  /** Asks for the next page; null on the last (ccxt's capture, weex.js fetchFundingHistory) [L]. */
+  nextKey?: string | null;
   items: IncomeItem[];
 }
 

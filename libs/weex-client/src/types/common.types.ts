@@ -1,3 +1,5 @@
+import type { WeightGrant } from '../budget/weight-budget.js';
+
 /** A 64-bit exchange identifier as its exact decimal digits (never a JS number: IDs exceed 2^53). */
 export type Id = string;
 /** A quantity, price, fee or amount as the exchange's decimal text. */
@@ -15,4 +17,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Refuse at once (BudgetWaitTooLong) rather than wait longer than this for weight budget; default: wait. */
   maxBudgetWaitMs?: number;
+  /** The call's weight, taken already (WeexClient.takeWeight): its first attempt is sent without waiting for the budget. */
+  weight?: WeightGrant;
 }

@@ -91,9 +91,7 @@ export interface OrderHistoryRequest {
 }
 
 /** Exactly one of `ids` and `cids`, non-empty. */
-export type CancelBatchOrdersRequest =
-  | { symbol: SymbolInput; ids: IdInput[]; cids?: undefined }
-  | { symbol: SymbolInput; cids: string[]; ids?: undefined };
+export type CancelBatchOrdersRequest = { symbol: SymbolInput; ids: IdInput[]; cids?: undefined } | { symbol: SymbolInput; cids: string[]; ids?: undefined };
 
 /** The outcome for one order of a batch cancel. */
 export interface CancelOrderResult {

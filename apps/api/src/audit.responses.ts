@@ -1,0 +1,154 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiId, ApiInstant, ApiNullable } from '#libs/api-docs';
+import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, Finding } from '#libs/audit';
+
+/** The answers of /v1/audit, as OpenAPI schemas. Seqs are 64-bit: strings of digits. */
+
+const CHAINS = ['logs', 'receipts'];
+const HASH = { description: 'SHA-256 hex' };
+
+export class ChainEndDto {
+  @ApiId()
+  seq: string;
+
+  @ApiProperty(HASH)
+  hash: string;
+}
+
+export class StoredRangeDto {
+  @ApiId({ nullable: true, description: 'the first log the table holds' })
+  firstSeq: string | null;
+
+  @ApiId({ nullable: true })
+  lastSeq: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  lastHash: string | null;
+}
+
+export class FindingDto implements Finding {
+  @ApiProperty({ enum: CHAINS })
+  chain: 'logs' | 'receipts';
+
+  @ApiId({ nullable: true, description: 'null when the finding is not one link' })
+  seq: string | null;
+
+  @ApiProperty({ description: 'the rule that was broken' })
+  reason: string;
+
+  @ApiInstant({ required: false, description: 'when it was first found' })
+  since?: string;
+}
+
+export class HeadCheckDto {
+  @ApiProperty()
+  ok: boolean;
+
+  @ApiInstant({ nullable: true })
+  checkedAt: string | null;
+
+  @ApiId()
+  verifiedSeq: string;
+
+  @ApiNullable(FindingDto)
+  broken: FindingDto | null;
+}
+
+export class ChainHeadDto implements ChainHead {
+  @ApiId({ description: 'the latest link of the log chain' })
+  seq: string;
+
+  @ApiProperty(HASH)
+  hash: string;
+
+  @ApiInstant({ description: 'when the head last moved' })
+  at: string;
+
+  /** The head of the receipt chain (one link per upload attempt). */
+
+  @ApiProperty({ type: ChainEndDto })
+  receipts: ChainEndDto;
+
+  /** The first and last log the table holds now. */
+
+  @ApiProperty({ type: StoredRangeDto })
+  stored: StoredRangeDto;
+
+  /** The server-side check's state. */
+
+  @ApiProperty({ type: HeadCheckDto })
+  check: HeadCheckDto;
+}
+
+export class CheckpointDto implements CheckpointView {
+  @ApiProperty()
+  accountId: string;
+
+  @ApiId()
+  seq: string;
+
+  @ApiProperty(HASH)
+  hash: string;
+
+  @ApiId({ required: false, description: 'the receipt chain head signed with it' })
+  receiptSeq?: string;
+
+  @ApiPropertyOptional(HASH)
+  receiptHash?: string;
+
+  @ApiInstant()
+  at: string;
+
+  @ApiProperty({ description: 'Ed25519 signature, base64' })
+  signature: string;
+
+  @ApiProperty({ description: 'SHA-256 hex of the public key' })
+  keyId: string;
+}
+
+export class CheckpointListDto {
+  @ApiProperty({ type: [CheckpointDto], description: 'oldest first' })
+  data: CheckpointDto[];
+}
+
+export class ChainCheckDto implements ChainCheckView {
+  @ApiId({ description: 'verified from the start up to this link' })
+  verifiedSeq: string;
+
+  @ApiProperty(HASH)
+  verifiedHash: string;
+
+  @ApiInstant({ nullable: true, description: 'when the re-verification of the older links last reached the frontier' })
+  sweptAt: string | null;
+}
+
+export class AuditCheckDto implements AuditCheckView {
+  @ApiProperty()
+  accountId: string;
+
+  @ApiProperty({ description: 'nothing found broken' })
+  ok: boolean;
+
+  @ApiInstant({ nullable: true })
+  checkedAt: string | null;
+
+  @ApiProperty({ description: 'the last run got to both heads' })
+  complete: boolean;
+
+  @ApiProperty({ type: ChainCheckDto })
+  logs: ChainCheckDto;
+
+  @ApiProperty({ type: ChainCheckDto })
+  receipts: ChainCheckDto;
+
+  @ApiNullable(FindingDto, { description: 'the first thing found broken' })
+  broken: (Finding & { since: string }) | null;
+}
+
+export class PublicKeyDto {
+  @ApiProperty({ description: 'Ed25519 public key, SPKI PEM' })
+  pem: string;
+
+  @ApiProperty({ description: 'SHA-256 hex of the key' })
+  keyId: string;
+}

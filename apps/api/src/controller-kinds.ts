@@ -1,0 +1,63 @@
+import { applyDecorators, SetMetadata, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiTags, DECORATORS } from '@nestjs/swagger';
+import { AdminAuthGuard, AgentAuthGuard, lacksScope, RequireScope } from '#libs/accounts';
+import { ApiBearer, ApiError, ApiErrors } from '#libs/api-docs';
+import type { AgentScope } from '#libs/config';
+import { ExchangeErrorFilter } from '#libs/exchange-proxy';
+
+/**
+ * One decorator per kind of controller (as immich's `@Authenticated()`): each puts the guard on the controller and
+ * says the same in the OpenAPI document (the security scheme, and the error answers the guard and filters give), so
+ * that the document and the checks cannot disagree.
+ */
+
+/** Agent-key endpoints: AgentAuthGuard (401 without a valid key, 429 over its rate limit), and the scope they need. */
+export const AgentApi = (tag: string, ...scopes: AgentScope[]): ClassDecorator =>
+  applyDecorators(
+    ApiTags(tag),
+    UseGuards(AgentAuthGuard),
+    ApiBearer('agent'),
+    ApiError(401, { description: 'Missing, unknown or revoked agent key', code: 'UNAUTHORIZED', message: 'unknown or revoked agent key' }),
+    ApiError(429, {
+      description: "Over the agent key's rate limit; see Retry-After",
+      code: 'RATE_LIMITED',
+      message: 'this agent key made too many requests; retry in 12 s',
+    }),
+    ...(scopes.length > 0 ? [Scopes(scopes)] : []),
+  );
+
+/** The scope a controller's or a handler's key needs (any one of them): the guard's check and its documented 403. */
+export const Scopes = (scopes: AgentScope[], alsoForbidden = ''): ClassDecorator & MethodDecorator =>
+  applyDecorators(
+    RequireScope(...(scopes as [AgentScope, ...AgentScope[]])),
+    ApiError(403, { description: `The agent key lacks the scope ${scopes.join(' or ')}${alsoForbidden}`, code: 'FORBIDDEN', message: lacksScope(scopes) }),
+  );
+
+/** The error answers ExchangeErrorFilter gives for a failed exchange call, besides the 403 of Scopes. */
+const EXCHANGE_ERRORS = [400, 409, 502, 503, 504];
+
+/** The account and order endpoints: an agent key with `scope`, and failed exchange calls mapped by ExchangeErrorFilter. */
+export const ExchangeApi = (tag: string, scope: AgentScope): ClassDecorator =>
+  applyDecorators(
+    AgentApi(tag),
+    Scopes([scope], ', or the exchange refused permission (EXCHANGE_PERMISSION_DENIED)'),
+    UseFilters(ExchangeErrorFilter),
+    ApiErrors(...EXCHANGE_ERRORS),
+  );
+
+/** Admin endpoints: AdminAuthGuard (401 without the admin token, 429 for an address that sent too many wrong ones). */
+export const AdminApi = (tag: string): ClassDecorator =>
+  applyDecorators(
+    ApiTags(tag),
+    UseGuards(AdminAuthGuard),
+    ApiBearer('admin'),
+    ApiError(401, { description: 'Missing or wrong admin token', code: 'UNAUTHORIZED', message: 'Authorization header must be "Bearer <ADMIN_TOKEN>"' }),
+    ApiError(429, {
+      description: 'Too many wrong admin tokens from this address; see Retry-After',
+      code: 'RATE_LIMITED',
+      message: 'too many wrong admin tokens from this address; retry in 42 s',
+    }),
+  );
+
+/** Endpoints without auth (probes and metrics): `security: []` in the document. */
+export const PublicApi = (tag: string): ClassDecorator => applyDecorators(ApiTags(tag), SetMetadata(DECORATORS.API_SECURITY, []));

@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type Job, Worker } from 'bullmq';
+import { GatewayConfig } from '#libs/config';
+import { PeriodicJob, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
+import { WatchedRedis } from '#libs/redis';
+import { AuditCheckpointTask } from './audit-checkpoint.task.js';
+import { EvidenceSyncTask } from './evidence-sync.task.js';
+import { HoldProbeTask } from './hold-probe.task.js';
+import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
+import { PeriodicSchedules } from './periodic-schedules.js';
+import { RelayTask } from './relay.task.js';
+
+/**
+ * Runs the periodic work that the job schedulers (PeriodicSchedules) put on the periodic queue, by job name: one run
+ * per interval across all workers. Each kind runs at most once at a time in this process (a run that is due while the
+ * last one still runs is skipped), and several kinds at once, so a long evidence sync holds up no relay run. Built
+ * by hand like the upload worker, so that it can be closed in the first shutdown phase.
+ */
+@Injectable()
+export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PeriodicWorkProcessor.name);
+  private readonly running = new Set<PeriodicJob>();
+  private readonly tasks: Record<PeriodicJob, () => Promise<unknown>>;
+  private worker?: Worker;
+  private keeper?: NodeJS.Timeout;
+  private keeping?: Promise<void>;
+  private readonly onQueueReady = () => void this.keepSchedules();
+
+  constructor(
+    private readonly schedules: PeriodicSchedules,
+    private readonly config: GatewayConfig,
+    @Inject(QUEUE_BACKEND) private readonly backend: QueueBackend,
+    relay: RelayTask,
+    holdProbe: HoldProbeTask,
+    private readonly evidence: EvidenceSyncTask,
+    audit: AuditCheckpointTask,
+    purge: IdempotencyPurgeTask,
+  ) {
+    this.tasks = {
+      [PeriodicJob.Relay]: () => relay.run(),
+      [PeriodicJob.HoldProbe]: () => holdProbe.run(),
+      [PeriodicJob.EvidenceSync]: () => evidence.run(),
+      [PeriodicJob.AuditCheck]: () => audit.checkAll(),
+      [PeriodicJob.AuditCheckpoint]: () => audit.run(),
+      [PeriodicJob.IdempotencyPurge]: () => purge.purge(),
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.worker = new Worker(QueueName.Periodic, (job) => this.process(job), {
+      connection: this.backend.connection as never,
+      prefix: this.backend.prefix,
+      concurrency: Object.keys(this.tasks).length,
+      // While Redis is away, BullMQ tries again this often (its default, 15 s, would hold up the relay after it returns).
+      runRetryDelay: this.config.relayIntervalMs,
+    });
+    // Unheard, a lost connection's 'error' event would stop the worker's loop; heard, BullMQ reconnects. Each kind of
+    // message is logged once in a row (the numbers in it aside), not at every try.
+    let last = '';
+    this.worker.on('error', (error) => {
+      const kind = error.message.replace(/\d+/g, '#');
+      if (kind !== last) this.logger.warn(`queue connection: ${error.message}`);
+      last = kind;
+    });
+    try {
+      await this.schedules.upsertAll();
+    } catch (error) {
+      this.logger.warn(`periodic job schedulers not set up yet, will try again: ${(error as Error).message}`);
+    }
+    // A Redis that comes back empty has lost the schedulers with everything else, and nothing in the queue can say
+    // so: every worker looks (one read) every RELAY_INTERVAL_MS, and when its queue connection is ready again, and
+    // puts them back. The relay is among them, and it is what queues the uploads whose wake-ups were lost.
+    this.keeper = setInterval(() => void this.keepSchedules(), this.config.relayIntervalMs);
+    this.keeper.unref();
+    if (this.backend.connection instanceof WatchedRedis) this.backend.connection.on('ready', this.onQueueReady);
+  }
+
+  /** First shutdown phase: no new runs; an evidence sync under way is aborted, the other runs finish. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.keeper);
+    if (this.backend.connection instanceof WatchedRedis) this.backend.connection.off('ready', this.onQueueReady);
+    await Promise.all([this.worker?.close(), this.evidence.stop(), this.keeping]);
+  }
+
+  async process(job: Job): Promise<unknown> {
+    const name = job.name as PeriodicJob;
+    const task = this.tasks[name];
+    // A job of another name (an earlier version's) is dropped: its scheduler is not this version's to run.
+    if (!task) return 'unknown job';
+    if (this.running.has(name)) return 'skipped: the last run is still under way';
+    this.running.add(name);
+    try {
+      return (await task()) ?? null;
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  private keepSchedules(): Promise<void> {
+    if (!this.backend.ready()) return Promise.resolve();
+    this.keeping ??= this.schedules
+      .repair()
+      .then((repaired) => {
+        if (repaired.length > 0) this.logger.warn(`job schedulers put back on the queue: ${repaired.join(', ')}`);
+      })
+      .catch((error: Error) => this.logger.warn(`could not check the job schedulers, will try again: ${error.message}`))
+      .finally(() => (this.keeping = undefined));
+    return this.keeping;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Uploads per budget window (windows of `windowMs` aligned to the clock, as the exchange counts weight), and the share
+ * of `limit` they used over the windows the times cover whole (not the first and last, which are partial).
+ */
+export function windowShares(times, { limit, windowMs }) {
+  times = [...times].sort((a, b) => a - b);
+  if (times.length === 0) return { counts: [], full: [], share: NaN, spanMs: 0, bursts: [], perSecond: NaN };
+  const window = (t) => Math.floor(t / windowMs);
+  const first = window(times[0]);
+  const counts = Array.from({ length: window(times.at(-1)) - first + 1 }, () => 0);
+  const spans = counts.map(() => ({ from: Infinity, to: -Infinity }));
+  for (const t of times) {
+    counts[window(t) - first] += 1;
+    const span = spans[window(t) - first];
+    [span.from, span.to] = [Math.min(span.from, t), Math.max(span.to, t)];
+  }
+  // How long it takes to spend a window's budget: the upload rate while there is budget.
+  const bursts = spans.slice(1, -1).map((s) => s.to - s.from);
+  const full = counts.slice(1, -1);
+  const spanMs = times.at(-1) - times[0];
+  // No full window: no honest share to give; a target on it then reads as missed.
+  const share = full.length ? full.reduce((a, b) => a + b, 0) / full.length / limit : NaN;
+  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000) };
+}
+
+export const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');

@@ -1,0 +1,12 @@
+import { HttpException } from '@nestjs/common';
+
+/** 429: this address sent too many wrong admin tokens; HttpExceptionFilter sends `retryAfterS` as Retry-After. */
+export class AdminThrottledException extends HttpException {
+  readonly retryAfterS: number;
+
+  constructor(waitMs: number) {
+    const retryAfterS = Math.max(1, Math.ceil(waitMs / 1000));
+    super({ code: 'RATE_LIMITED', message: `too many wrong admin tokens from this address; retry in ${retryAfterS} s` }, 429);
+    this.retryAfterS = retryAfterS;
+  }
+}

@@ -1,0 +1,339 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
+import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
+import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
+import { acceptedLog, AuditRows, type ChainHeads, type Link, uploadReceipt } from './audit-rows.repository.js';
+
+type Chain = 'logs' | 'receipts';
+
+/** Something the check found broken: in which chain, at which seq (null: not one link), and which rule. */
+export interface Finding {
+  chain: Chain;
+  seq: string | null;
+  reason: string;
+}
+
+export interface AuditCheckView {
+  accountId: string;
+  /** Nothing found broken (since a whole re-verification passed, if something was). */
+  ok: boolean;
+  checkedAt: string | null;
+  /** The last run got to both heads it read together. */
+  complete: boolean;
+  logs: ChainCheckView;
+  receipts: ChainCheckView;
+  broken: (Finding & { since: string }) | null;
+}
+
+export interface ChainCheckView {
+  /** Verified from the chain's start up to this link (the frontier). */
+  verifiedSeq: string;
+  verifiedHash: string;
+  /** When the re-verification of the older links last got to the frontier with nothing broken. */
+  sweptAt: string | null;
+}
+
+/** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
+interface LinkToCheck {
+  seq: string;
+  prevHash: string;
+  hash: string;
+  canonical: string;
+  problem?: string;
+}
+
+const PAGE = 1_000;
+/** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
+const FRONTIER_LINKS = 50_000;
+const SWEEP_LINKS = 10_000;
+/** A run that takes longer than this loses the account to the next one (its result is then not saved). */
+const LEASE_MS = 10 * 60_000;
+const NOUNS = {
+  logs: { item: 'log', changed: 'the log was changed after it was accepted' },
+  receipts: { item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' },
+};
+
+/**
+ * The server's own check of an account's stored chains, incremental so that it keeps up with chains of millions of
+ * links. Each run:
+ * - counts the rows (no log or attempt outside its chain, none beyond its head, none missing below the frontier);
+ * - verifies each chain from its frontier (how far it is verified from seq 1) towards the heads it read, each log's
+ *   status against its last receipt, and every stored checkpoint in the range against the chain;
+ * - re-verifies a slice of the older links (the sweep, from seq 1 round to the frontier again), so that a row changed
+ *   in place long after it was checked is found within a pass.
+ * A finding marks the account broken and starts the sweep again; it is cleared once both sweeps pass it cleanly.
+ */
+@Injectable()
+export class AuditChainCheck {
+  private readonly logger = new Logger(AuditChainCheck.name);
+
+  constructor(
+    private readonly rows: AuditRows,
+    private readonly checks: AuditCheckRepository,
+    private readonly checkpoints: AuditCheckpointRepository,
+  ) {}
+
+  /**
+   * Checks the account one run further. While another run holds it, answers that run's last saved state, or with
+   * `waitMs` (a caller who asked for a check now: a checkpoint, GET /v1/audit/verify) first waits up to that long for
+   * the other run to end, so that the answer covers what was there when it was asked.
+   */
+  async run(accountId: string, waitMs = 0): Promise<AuditCheckView> {
+    const deadline = Date.now() + waitMs;
+    let now = new Date();
+    let lease = new Date(now.getTime() + LEASE_MS);
+    let state = await this.checks.lease(accountId, lease, now);
+    while (!state && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      now = new Date();
+      lease = new Date(now.getTime() + LEASE_MS);
+      state = await this.checks.lease(accountId, lease, now);
+    }
+    if (!state) return this.view(accountId);
+    try {
+      const update = await this.step(state);
+      await this.checks.save(accountId, lease, update);
+      if (update.brokenReason && update.brokenSince?.getTime() === update.checkedAt?.getTime()) {
+        this.logger.warn(`audit chain of account ${accountId} is broken: ${update.brokenChain} seq ${update.brokenSeq ?? '-'}: ${update.brokenReason}`);
+      }
+      return toView({ ...state, ...update, leaseUntil: null });
+    } catch (error) {
+      await this.checks.release(accountId, lease);
+      throw error;
+    }
+  }
+
+  async view(accountId: string): Promise<AuditCheckView> {
+    const state = await this.checks.find(accountId);
+    return state ? toView(state) : toView({ accountId } as AuditCheckState);
+  }
+
+  private async step(state: AuditCheckState): Promise<AuditCheckUpdate> {
+    const { accountId } = state;
+    // Counted before the heads are read: every row counted was committed with a head the read then sees.
+    const counted = await this.count(state);
+    const heads = await this.rows.heads(accountId);
+    const beyond = counted.finding ? undefined : (beyondHead('logs', counted.lastLog, heads) ?? beyondHead('receipts', counted.lastReceipt, heads));
+    const logs = await this.walk('logs', accountId, { seq: state.logSeq.toString(), hash: state.logHash }, BigInt(heads.logs.seq), FRONTIER_LINKS);
+    const receipts = await this.walk(
+      'receipts',
+      accountId,
+      { seq: state.receiptSeq.toString(), hash: state.receiptHash },
+      BigInt(heads.receipts.seq),
+      FRONTIER_LINKS,
+    );
+    const sweepLogs = await this.sweep('logs', state, { seq: state.sweepLogSeq.toString(), hash: state.sweepLogHash });
+    const sweepReceipts = await this.sweep('receipts', state, { seq: state.sweepReceiptSeq.toString(), hash: state.sweepReceiptHash });
+    const finding =
+      counted.finding ??
+      beyond ??
+      logs.finding ??
+      headDisagrees('logs', logs.reached, heads) ??
+      receipts.finding ??
+      headDisagrees('receipts', receipts.reached, heads) ??
+      sweepLogs.finding ??
+      sweepReceipts.finding;
+
+    const now = new Date();
+    const update: AuditCheckUpdate = {
+      logSeq: BigInt(logs.reached.seq),
+      logHash: logs.reached.hash,
+      receiptSeq: BigInt(receipts.reached.seq),
+      receiptHash: receipts.reached.hash,
+      sweepLogSeq: BigInt(sweepLogs.reached.seq),
+      sweepLogHash: sweepLogs.reached.hash,
+      sweepReceiptSeq: BigInt(sweepReceipts.reached.seq),
+      sweepReceiptHash: sweepReceipts.reached.hash,
+      logSweptAt: sweepLogs.done ? now : state.logSweptAt,
+      receiptSweptAt: sweepReceipts.done ? now : state.receiptSweptAt,
+      complete: !finding && logs.reached.seq === heads.logs.seq && receipts.reached.seq === heads.receipts.seq,
+      brokenChain: state.brokenChain,
+      brokenSeq: state.brokenSeq,
+      brokenReason: state.brokenReason,
+      brokenSince: state.brokenSince,
+      checkedAt: now,
+    };
+    if (finding) {
+      const same = state.brokenChain === finding.chain && state.brokenSeq?.toString() === (finding.seq ?? undefined) && state.brokenReason === finding.reason;
+      // A finding starts the sweep again: the account is only clear once everything was re-verified after it.
+      Object.assign(update, {
+        brokenChain: finding.chain,
+        brokenSeq: finding.seq === null ? null : BigInt(finding.seq),
+        brokenReason: finding.reason,
+        brokenSince: same ? state.brokenSince : now,
+        sweepLogSeq: 0n,
+        sweepLogHash: GENESIS_HASH,
+        sweepReceiptSeq: 0n,
+        sweepReceiptHash: GENESIS_HASH,
+        logSweptAt: null,
+        receiptSweptAt: null,
+      });
+    } else if (
+      update.brokenSince &&
+      update.logSweptAt &&
+      update.receiptSweptAt &&
+      update.logSweptAt > update.brokenSince &&
+      update.receiptSweptAt > update.brokenSince
+    ) {
+      Object.assign(update, { brokenChain: null, brokenSeq: null, brokenReason: null, brokenSince: null });
+    }
+    return update;
+  }
+
+  /** Rows outside a chain or missing below its frontier; and each chain's last seq, to compare with its head. */
+  private async count(state: AuditCheckState): Promise<{ finding?: Finding; lastLog: string | null; lastReceipt: string | null }> {
+    const { accountId } = state;
+    const [logs, receipts] = [await this.rows.logCounts(accountId, state.logSeq), await this.rows.receiptCounts(accountId, state.receiptSeq)];
+    const found = (finding: Finding) => ({ finding, lastLog: logs.last, lastReceipt: receipts.last });
+    if (logs.unlinked)
+      return found({
+        chain: 'logs',
+        seq: null,
+        reason: `${logs.unlinked} logs are outside the chain (no seq or hash): they were not accepted through the gateway`,
+      });
+    if (logs.upTo < state.logSeq) {
+      const missing = await this.rows.firstMissing('logs', accountId, state.logSeq);
+      return found({
+        chain: 'logs',
+        seq: missing,
+        reason: `log seq ${missing} is missing: ${state.logSeq - BigInt(logs.upTo)} of the ${state.logSeq} logs verified earlier are gone`,
+      });
+    }
+    if (receipts.unlinked)
+      return found({
+        chain: 'receipts',
+        seq: null,
+        reason: `${receipts.unlinked} upload attempts are outside the receipt chain: they were not recorded through the gateway`,
+      });
+    if (receipts.upTo < state.receiptSeq) {
+      const missing = await this.rows.firstMissing('receipts', accountId, state.receiptSeq);
+      return found({
+        chain: 'receipts',
+        seq: missing,
+        reason: `receipt seq ${missing} is missing: ${state.receiptSeq - BigInt(receipts.upTo)} of the ${state.receiptSeq} receipts verified earlier are gone`,
+      });
+    }
+    return { lastLog: logs.last, lastReceipt: receipts.last };
+  }
+
+  /**
+   * Verifies a chain from `from` (a link verified earlier) towards seq `to`, at most `budget` links. Answers how far it
+   * got, and the first rule broken on the way.
+   */
+  private async walk(chain: Chain, accountId: string, from: Link, to: bigint, budget: number): Promise<{ reached: Link; finding?: Finding }> {
+    const walker = new ChainWalker(NOUNS[chain]);
+    walker.checkpoint(BigInt(from.seq), from.hash, true);
+    let reached = from;
+    for (let walked = 0; BigInt(reached.seq) < to && walked < budget;) {
+      const after = BigInt(reached.seq);
+      const links = await this.links(chain, accountId, after, to);
+      if (links.length === 0)
+        return {
+          reached,
+          finding: {
+            chain,
+            seq: String(after + 1n),
+            reason: `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`,
+          },
+        };
+      const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(links.at(-1)!.seq));
+      for (const link of links) {
+        const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
+        if (reason) return { reached, finding: { chain, seq: link.seq, reason } };
+        reached = { seq: link.seq, hash: link.hash };
+      }
+      walked += links.length;
+    }
+    return { reached };
+  }
+
+  /** Re-verifies the next slice of older links; at the frontier the run started from, the pass is done and starts again. */
+  private async sweep(chain: Chain, state: AuditCheckState, from: Link): Promise<{ reached: Link; done: boolean; finding?: Finding }> {
+    const frontier = chain === 'logs' ? { seq: state.logSeq, hash: state.logHash } : { seq: state.receiptSeq, hash: state.receiptHash };
+    const { reached, finding } = await this.walk(chain, state.accountId, from, frontier.seq, SWEEP_LINKS);
+    if (finding || BigInt(reached.seq) < frontier.seq) return { reached, done: false, finding };
+    if (reached.hash !== frontier.hash) {
+      return {
+        reached,
+        done: false,
+        finding: { chain, seq: reached.seq, reason: `the ${chain} up to seq ${reached.seq} no longer end in the hash verified earlier: they were rewritten` },
+      };
+    }
+    return { reached: { seq: '0', hash: GENESIS_HASH }, done: true };
+  }
+
+  private async links(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<LinkToCheck[]> {
+    if (chain === 'receipts') {
+      return (await this.rows.receipts(accountId, after, to, PAGE)).map((row) => ({
+        seq: row.seq,
+        prevHash: row.prev_hash ?? '',
+        hash: row.hash ?? '',
+        canonical: canonicalReceipt(uploadReceipt(row)),
+      }));
+    }
+    return (await this.rows.logs(accountId, after, to, PAGE)).map((row) => ({
+      seq: row.seq!,
+      prevHash: row.prev_hash ?? '',
+      hash: row.hash ?? '',
+      canonical: canonicalLog(acceptedLog(row)),
+      problem: statusAgrees(row.status, row.receipt_status)
+        ? undefined
+        : `the log is ${row.status}, but its last receipt${row.receipt_seq ? ` (seq ${row.receipt_seq})` : ''} says ${row.receipt_status ?? 'nothing'}: its status was changed outside the gateway`,
+    }));
+  }
+}
+
+/** A row counted (before the heads were read) with a seq past its head: it was not appended through the gateway. */
+function beyondHead(chain: Chain, last: string | null, heads: ChainHeads): Finding | undefined {
+  const head = chain === 'logs' ? heads.logs : heads.receipts;
+  if (last === null || BigInt(last) <= BigInt(head.seq)) return undefined;
+  return {
+    chain,
+    seq: last,
+    reason: `${chain === 'logs' ? 'a log' : 'a receipt'} at seq ${last} is beyond the chain's head (seq ${head.seq}): it was not appended through the gateway`,
+  };
+}
+
+/** The head (audit_heads, audit_receipt_heads) must not be behind the frontier, and at it must name the same hash. */
+function headDisagrees(chain: Chain, reached: Link, heads: ChainHeads): Finding | undefined {
+  const head = chain === 'logs' ? heads.logs : heads.receipts;
+  if (BigInt(head.seq) < BigInt(reached.seq))
+    return { chain, seq: head.seq, reason: `the head is at seq ${head.seq}, behind seq ${reached.seq} verified earlier: it was moved back` };
+  if (reached.seq !== head.seq || reached.hash === head.hash) return undefined;
+  return {
+    chain,
+    seq: head.seq,
+    reason: `the head states hash ${head.hash} at seq ${head.seq}, but the link verified there has ${reached.hash}: the ${chain} were rewritten`,
+  };
+}
+
+function checkpointDisagrees(
+  chain: Chain,
+  stated: Array<{ seq: string; hash: string; receiptSeq?: string; receiptHash?: string }>,
+  link: LinkToCheck,
+): string | undefined {
+  for (const c of stated) {
+    const [seq, hash] = chain === 'logs' ? [c.seq, c.hash] : [c.receiptSeq, c.receiptHash];
+    if (seq === link.seq && hash !== link.hash) return `the checkpoint signed at seq ${seq} states hash ${hash}, which is not the chain's`;
+  }
+  return undefined;
+}
+
+function toView(state: AuditCheckState): AuditCheckView {
+  const chain = (seq: bigint | undefined, hash: string | undefined, swept: Date | null | undefined): ChainCheckView => ({
+    verifiedSeq: (seq ?? 0n).toString(),
+    verifiedHash: hash ?? GENESIS_HASH,
+    sweptAt: swept?.toISOString() ?? null,
+  });
+  return {
+    accountId: state.accountId,
+    ok: !state.brokenReason,
+    checkedAt: state.checkedAt?.toISOString() ?? null,
+    complete: state.complete ?? false,
+    logs: chain(state.logSeq, state.logHash, state.logSweptAt),
+    receipts: chain(state.receiptSeq, state.receiptHash, state.receiptSweptAt),
+    broken: state.brokenReason
+      ? { chain: state.brokenChain as Chain, seq: state.brokenSeq?.toString() ?? null, reason: state.brokenReason, since: state.brokenSince!.toISOString() }
+      : null,
+  };
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { CheckpointStatement } from '#libs/audit-chain';
+import { type AuditCheckpoint, PrismaService } from '#libs/database';
+
+export interface CheckpointView extends CheckpointStatement {
+  signature: string;
+  keyId: string;
+}
+
+/** The signed checkpoints (audit_checkpoints). */
+@Injectable()
+export class AuditCheckpointRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async create(view: CheckpointView): Promise<void> {
+    const { accountId, seq, hash, receiptSeq, receiptHash, at, signature, keyId } = view;
+    await this.prisma.auditCheckpoint.create({
+      data: {
+        accountId,
+        seq: BigInt(seq),
+        hash,
+        receiptSeq: receiptSeq === undefined ? null : BigInt(receiptSeq),
+        receiptHash,
+        at: new Date(at),
+        signature,
+        keyId,
+      },
+    });
+  }
+
+  async last(accountId: string): Promise<CheckpointView | undefined> {
+    const row = await this.prisma.auditCheckpoint.findFirst({ where: { accountId }, orderBy: [{ seq: 'desc' }, { id: 'desc' }] });
+    return row ? view(row) : undefined;
+  }
+
+  /** The checkpoints whose seq (or, for `receipts`, receipt seq) is in from..to, in that chain's order. */
+  async list(accountId: string, chain: 'logs' | 'receipts' = 'logs', from?: bigint, to?: bigint): Promise<CheckpointView[]> {
+    const range = { gte: from, lte: to };
+    const rows = await this.prisma.auditCheckpoint.findMany({
+      where: chain === 'logs' ? { accountId, seq: range } : { accountId, receiptSeq: { ...range, not: null } },
+      orderBy: chain === 'logs' ? [{ seq: 'asc' }, { id: 'asc' }] : [{ receiptSeq: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(view);
+  }
+
+  /**
+   * The latest checkpoint signed at or before `at` that states a log before seq `below`: every log it covers was
+   * received before `at`, so a window from `at` on starts after it.
+   */
+  async anchorFor(accountId: string, at: Date, below: bigint): Promise<CheckpointView | undefined> {
+    const row = await this.prisma.auditCheckpoint.findFirst({
+      where: { accountId, at: { lte: at }, seq: { lt: below } },
+      orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+    });
+    return row ? view(row) : undefined;
+  }
+}
+
+function view(row: AuditCheckpoint): CheckpointView {
+  return {
+    accountId: row.accountId,
+    seq: row.seq.toString(),
+    hash: row.hash,
+    ...(row.receiptSeq === null ? {} : { receiptSeq: row.receiptSeq.toString(), receiptHash: row.receiptHash ?? '' }),
+    at: row.at.toISOString(),
+    signature: row.signature,
+    keyId: row.keyId,
+  };
+}

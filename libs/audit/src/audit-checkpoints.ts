@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { type CheckpointStatement, keyIdOf, signCheckpoint } from '#libs/audit-chain';
+import { AuditChainCheck, type AuditCheckView, type Finding } from './audit-chain-check.js';
+import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
+import { AuditRows, type ChainHeads, type Link } from './audit-rows.repository.js';
+import { AuditSigner } from './audit-signer.js';
+
+export interface ChainHead {
+  seq: string;
+  hash: string;
+  /** When the head last moved (the last append). */
+  at: string;
+  /** The head of the receipt chain (one link per upload attempt). */
+  receipts: Link;
+  /** The first and last log the table holds now: a head whose rows are gone shows here at once. */
+  stored: { firstSeq: string | null; lastSeq: string | null; lastHash: string | null };
+  /** The stored chain's verified state: the server's check, and the ends of the table compared with the head. */
+  check: { ok: boolean; checkedAt: string | null; verifiedSeq: string; broken: (Finding & { since?: string }) | null };
+}
+
+/** How long a check asked for now waits for the worker's periodic run of the same account to end. */
+export const ON_DEMAND_WAIT_MS = 15_000;
+
+/** What signing a checkpoint came to: the new checkpoint (if any) and the check it was made after. */
+export interface CheckpointResult {
+  made?: CheckpointView;
+  check: AuditCheckView;
+}
+
+/** The chains' heads and their signed checkpoints. */
+@Injectable()
+export class AuditCheckpoints {
+  constructor(
+    private readonly rows: AuditRows,
+    private readonly checkpoints: AuditCheckpointRepository,
+    private readonly check: AuditChainCheck,
+    private readonly signer: AuditSigner,
+  ) {}
+
+  async head(accountId: string): Promise<ChainHead> {
+    const [heads, check] = await Promise.all([this.rows.heads(accountId), this.check.view(accountId)]);
+    const { logs, stored } = heads;
+    const broken = endsDisagree(heads) ?? check.broken;
+    return {
+      seq: logs.seq,
+      hash: logs.hash,
+      at: (logs.at ?? new Date(0)).toISOString(),
+      receipts: heads.receipts,
+      stored: { firstSeq: stored.first, lastSeq: stored.last?.seq ?? null, lastHash: stored.last?.hash ?? null },
+      check: { ok: !broken, checkedAt: check.checkedAt, verifiedSeq: check.logs.verifiedSeq, broken },
+    };
+  }
+
+  /**
+   * Runs the check, then signs both chains' verified frontiers, unless the chain is broken, the run did not get to the
+   * heads, or the last checkpoint already states them. The time is taken after the check read the heads, so that every
+   * log a checkpoint covers was received before its `at` (what anchors an export window).
+   */
+  async checkpoint(accountId: string): Promise<CheckpointResult> {
+    const key = this.signer.privateKey();
+    const check = await this.check.run(accountId, ON_DEMAND_WAIT_MS);
+    if (!key || !check.ok || !check.complete || check.logs.verifiedSeq === '0') return { check };
+    const { logs, receipts } = check;
+    const last = await this.checkpoints.last(accountId);
+    if (last && last.seq === logs.verifiedSeq && last.receiptSeq === receipts.verifiedSeq) return { check };
+    const statement: CheckpointStatement = {
+      accountId,
+      seq: logs.verifiedSeq,
+      hash: logs.verifiedHash,
+      receiptSeq: receipts.verifiedSeq,
+      receiptHash: receipts.verifiedHash,
+      at: new Date().toISOString(),
+    };
+    const made = { ...statement, signature: signCheckpoint(key, statement), keyId: keyIdOf(key) };
+    await this.checkpoints.create(made);
+    return { made, check };
+  }
+
+  /** Every account that has a chain, for the periodic jobs. */
+  accountsWithChains(): Promise<string[]> {
+    return this.rows.accounts();
+  }
+
+  list(accountId: string): Promise<CheckpointView[]> {
+    return this.checkpoints.list(accountId);
+  }
+}
+
+/** What the table's ends say against the head, at once (the check sees it at its next run). */
+function endsDisagree({ logs, stored }: ChainHeads): Finding | undefined {
+  const head = BigInt(logs.seq);
+  if (head === 0n)
+    return stored.last ? { chain: 'logs', seq: stored.last.seq, reason: `a log at seq ${stored.last.seq} is stored, but the chain is empty` } : undefined;
+  if (stored.first !== '1') {
+    const first = stored.first ?? logs.seq;
+    return {
+      chain: 'logs',
+      seq: '1',
+      reason: stored.first
+        ? `the first stored log is seq ${first}: logs 1..${BigInt(first) - 1n} are missing`
+        : `no log is stored: logs 1..${head} are missing`,
+    };
+  }
+  const last = stored.last!;
+  if (last.seq !== logs.seq) {
+    const reason =
+      BigInt(last.seq) < head
+        ? `the last stored log is seq ${last.seq}: logs ${BigInt(last.seq) + 1n}..${head} are missing`
+        : `a log at seq ${last.seq} is beyond the chain's head (seq ${head})`;
+    return { chain: 'logs', seq: last.seq, reason };
+  }
+  if (last.hash !== logs.hash)
+    return { chain: 'logs', seq: last.seq, reason: `the head states hash ${logs.hash}, but the stored log at seq ${last.seq} has ${last.hash}` };
+  return undefined;
+}

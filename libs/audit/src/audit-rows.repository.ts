@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { type AcceptedLog, GENESIS_HASH, type UploadReceipt } from '#libs/audit-chain';
+import { parseJson } from '#libs/common';
+import { Prisma, PrismaService } from '#libs/database';
+
+/** A link: its seq (decimal) and hash. */
+export interface Link {
+  seq: string;
+  hash: string;
+}
+
+/**
+ * Both chains' heads of an account, and the first and last log the table holds, read in one statement (one snapshot):
+ * the head a row was appended with is always there beside it.
+ */
+export interface ChainHeads {
+  logs: Link & { at: Date | null };
+  receipts: Link;
+  stored: { first: string | null; last: Link | null };
+}
+
+/** A stored log with its link, its status, and its last chained receipt (up to a bound, if one was given). */
+export interface LogRow {
+  id: string;
+  account_id: string;
+  agent_key_id: string;
+  seq: string | null;
+  prev_hash: string | null;
+  hash: string | null;
+  received_at: Date;
+  order_id: string | null;
+  stage: string;
+  model: string;
+  input: string;
+  output: string;
+  explanation: string;
+  status: string;
+  receipt_seq: string | null;
+  receipt_status: string | null;
+  receipt_at: Date | null;
+  receipt_code: string | null;
+}
+
+/** A stored upload attempt with its receipt-chain link, and its log's link. */
+export interface ReceiptRow {
+  seq: string;
+  prev_hash: string;
+  hash: string;
+  account_id: string;
+  log_id: string;
+  log_seq: string | null;
+  log_hash: string | null;
+  target: string;
+  url: string;
+  started_at: Date;
+  finished_at: Date;
+  outcome: string;
+  http_status: number | null;
+  exchange_code: string | null;
+  exchange_message: string | null;
+  log_status: string;
+}
+
+/** How many links a chain stores, and where: for the check's count of the verified prefix. */
+export interface ChainCounts {
+  /** Rows without a link (outside the chain). */
+  unlinked: number;
+  /** Rows with seq 1..upTo. */
+  upTo: number;
+  last: string | null;
+}
+
+const LOG_COLUMNS = Prisma.raw(`l.id::text, l.account_id, l.agent_key_id, l.seq::text AS seq, l.prev_hash, l.hash, l.received_at,
+  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.status::text AS status`);
+
+/** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for the export and the check. */
+@Injectable()
+export class AuditRows {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async heads(accountId: string): Promise<ChainHeads> {
+    const [row] = await this.prisma.$queryRaw<
+      Array<Record<'seq' | 'hash' | 'receipt_seq' | 'receipt_hash' | 'first' | 'last_seq' | 'last_hash', string | null> & { at: Date | null }>
+    >`
+      SELECT h.seq::text AS seq, h.hash, h.updated_at AS at, r.seq::text AS receipt_seq, r.hash AS receipt_hash,
+             (SELECT min(seq) FROM ai_logs WHERE account_id = a.account_id)::text AS first, last.seq::text AS last_seq, last.hash AS last_hash
+      FROM (SELECT ${accountId}::text AS account_id) a
+      LEFT JOIN audit_heads h ON h.account_id = a.account_id
+      LEFT JOIN audit_receipt_heads r ON r.account_id = a.account_id
+      LEFT JOIN LATERAL (SELECT seq, hash FROM ai_logs WHERE account_id = a.account_id AND seq IS NOT NULL ORDER BY seq DESC LIMIT 1) last ON true`;
+    // An account without logs (or attempts) has the empty chain: seq 0 and the genesis hash.
+    return {
+      logs: { seq: row.seq ?? '0', hash: row.hash ?? GENESIS_HASH, at: row.at },
+      receipts: { seq: row.receipt_seq ?? '0', hash: row.receipt_hash ?? GENESIS_HASH },
+      stored: { first: row.first, last: row.last_seq === null ? null : { seq: row.last_seq, hash: row.last_hash ?? '' } },
+    };
+  }
+
+  /** Every account that has a chain. */
+  async accounts(): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<Array<{ account_id: string }>>`
+      SELECT account_id FROM audit_heads UNION SELECT account_id FROM audit_receipt_heads ORDER BY account_id`;
+    return rows.map((r) => r.account_id);
+  }
+
+  /**
+   * Linked logs with seq in (after, last], in chain order, each with its last chained receipt (only those up to
+   * `receiptsUpTo`, when given).
+   */
+  async logs(accountId: string, after: bigint, last: bigint, limit: number, receiptsUpTo?: bigint): Promise<LogRow[]> {
+    return this.prisma.$queryRaw<LogRow[]>`
+      SELECT ${LOG_COLUMNS}, r.receipt_seq::text AS receipt_seq, r.log_status::text AS receipt_status, r.finished_at AS receipt_at, r.exchange_code AS receipt_code
+      FROM ai_logs l LEFT JOIN LATERAL (
+        SELECT receipt_seq, log_status, finished_at, exchange_code FROM upload_attempts a
+        WHERE a.log_id = l.id AND a.account_id = l.account_id AND a.receipt_seq <= coalesce(${receiptsUpTo ?? null}::bigint, a.receipt_seq)
+        ORDER BY a.receipt_seq DESC LIMIT 1) r ON true
+      WHERE l.account_id = ${accountId} AND l.seq > ${after} AND l.seq <= ${last} ORDER BY l.seq LIMIT ${limit}`;
+  }
+
+  /** Logs received in the window that have no link (inserted around ingest), in id order. */
+  async unlinkedLogs(accountId: string, from: Date, to: Date): Promise<LogRow[]> {
+    return this.prisma.$queryRaw<LogRow[]>`
+      SELECT ${LOG_COLUMNS}, NULL AS receipt_seq, NULL AS receipt_status, NULL AS receipt_at, NULL AS receipt_code
+      FROM ai_logs l WHERE l.account_id = ${accountId} AND l.seq IS NULL AND l.received_at >= ${from} AND l.received_at < ${to} ORDER BY l.id`;
+  }
+
+  /** The lowest and highest seq of the logs received in the window, up to `upTo`; null when it has none. */
+  async window(accountId: string, from: Date, to: Date, upTo: bigint): Promise<{ first: bigint; last: bigint } | null> {
+    const [row] = await this.prisma.$queryRaw<Array<{ first: string | null; last: string | null }>>`
+      SELECT min(seq)::text AS first, max(seq)::text AS last FROM ai_logs
+      WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to} AND seq <= ${upTo}`;
+    return row.first === null ? null : { first: BigInt(row.first), last: BigInt(row.last!) };
+  }
+
+  /** The lowest receipt seq among the receipts of the logs with seq in (after, last]; null when they have none. */
+  async firstReceiptOf(accountId: string, after: bigint, last: bigint): Promise<bigint | null> {
+    const [row] = await this.prisma.$queryRaw<Array<{ first: string | null }>>`
+      SELECT min(a.receipt_seq)::text AS first FROM upload_attempts a JOIN ai_logs l ON l.id = a.log_id
+      WHERE l.account_id = ${accountId} AND l.seq > ${after} AND l.seq <= ${last} AND a.account_id = ${accountId}`;
+    return row.first === null ? null : BigInt(row.first);
+  }
+
+  /** Receipts with seq in (after, last], in chain order, each with its log's link. */
+  async receipts(accountId: string, after: bigint, last: bigint, limit: number): Promise<ReceiptRow[]> {
+    return this.prisma.$queryRaw<ReceiptRow[]>`
+      SELECT a.receipt_seq::text AS seq, a.prev_hash, a.hash, a.account_id, a.log_id::text AS log_id, l.seq::text AS log_seq, l.hash AS log_hash,
+             a.target, a.url, a.started_at, a.finished_at, a.outcome, a.http_status, a.exchange_code, a.exchange_message, a.log_status::text AS log_status
+      FROM upload_attempts a JOIN ai_logs l ON l.id = a.log_id
+      WHERE a.account_id = ${accountId} AND a.receipt_seq > ${after} AND a.receipt_seq <= ${last}
+      ORDER BY a.receipt_seq LIMIT ${limit}`;
+  }
+
+  async logCounts(accountId: string, upTo: bigint): Promise<ChainCounts> {
+    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; up_to: number; last: string | null }>>`
+      SELECT count(*) FILTER (WHERE seq IS NULL)::int AS unlinked, count(*) FILTER (WHERE seq <= ${upTo})::int AS up_to, max(seq)::text AS last
+      FROM ai_logs WHERE account_id = ${accountId}`;
+    return { unlinked: row.unlinked, upTo: row.up_to, last: row.last };
+  }
+
+  async receiptCounts(accountId: string, upTo: bigint): Promise<ChainCounts> {
+    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; up_to: number; last: string | null }>>`
+      SELECT count(*) FILTER (WHERE receipt_seq IS NULL)::int AS unlinked, count(*) FILTER (WHERE receipt_seq <= ${upTo})::int AS up_to,
+             max(receipt_seq)::text AS last
+      FROM upload_attempts WHERE account_id = ${accountId}`;
+    return { unlinked: row.unlinked, upTo: row.up_to, last: row.last };
+  }
+
+  /** The first seq in 1..upTo that has no row: where a count came up short. */
+  async firstMissing(chain: 'logs' | 'receipts', accountId: string, upTo: bigint): Promise<string> {
+    const [table, seq] = (chain === 'logs' ? ['ai_logs', 'seq'] : ['upload_attempts', 'receipt_seq']).map((name) => Prisma.raw(name));
+    const [row] = await this.prisma.$queryRaw<Array<{ missing: string | null }>>`
+      SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${table} WHERE account_id = ${accountId} AND ${seq} = 1) THEN '1' ELSE (
+        SELECT (t.${seq} + 1)::text FROM ${table} t WHERE t.account_id = ${accountId} AND t.${seq} < ${upTo}
+          AND NOT EXISTS (SELECT 1 FROM ${table} n WHERE n.account_id = ${accountId} AND n.${seq} = t.${seq} + 1)
+        ORDER BY t.${seq} LIMIT 1) END AS missing`;
+    return row.missing ?? upTo.toString();
+  }
+
+  /** Orders (with their fills) named by logs of one account. */
+  async orders(accountId: string, orderIds: string[]): Promise<Map<string, { order: unknown; fills: unknown[] }>> {
+    if (orderIds.length === 0) return new Map();
+    const [orders, fills] = await Promise.all([
+      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
+        SELECT order_id::text, data FROM exchange_orders WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[])`,
+      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
+        SELECT order_id::text, data FROM exchange_trades WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[]) ORDER BY time`,
+    ]);
+    return new Map(
+      orders.map((o) => [o.order_id, { order: parseJson(o.data), fills: fills.filter((f) => f.order_id === o.order_id).map((f) => parseJson(f.data)) }]),
+    );
+  }
+}
+
+/** A stored log as accepted: what its hash covers. */
+export function acceptedLog(row: LogRow): AcceptedLog {
+  return {
+    accountId: row.account_id,
+    seq: row.seq ?? '0',
+    id: row.id,
+    receivedAt: row.received_at.toISOString(),
+    agentKeyId: row.agent_key_id,
+    orderId: row.order_id,
+    stage: row.stage,
+    model: row.model,
+    input: parseJson(row.input),
+    output: parseJson(row.output),
+    explanation: row.explanation,
+  };
+}
+
+/** A stored upload attempt as recorded: what its receipt-chain hash covers. */
+export function uploadReceipt(row: ReceiptRow): UploadReceipt {
+  return {
+    accountId: row.account_id,
+    seq: row.seq,
+    logId: row.log_id,
+    logSeq: row.log_seq,
+    logHash: row.log_hash,
+    target: row.target,
+    url: row.url,
+    startedAt: row.started_at.toISOString(),
+    finishedAt: row.finished_at.toISOString(),
+    outcome: row.outcome,
+    httpStatus: row.http_status,
+    exchangeCode: row.exchange_code,
+    exchangeMessage: row.exchange_message,
+    status: row.log_status,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './redis-weight-budget.js';
+export * from './weex.module.js';

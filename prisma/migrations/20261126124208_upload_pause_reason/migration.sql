@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "accounts" ADD COLUMN     "uploads_pause_reason" TEXT;

@@ -1,0 +1,109 @@
+import { type ApiProcess, apiProcessSuite } from '../support/api-process.js';
+import { createTempDatabase } from '../support/temp-database.js';
+import { waitFor } from '../support/wait-for.js';
+
+const ADMIN = 'admin-token-for-throttle-tests';
+const THROTTLE = { ADMIN_AUTH_MAX_FAILURES: '3', ADMIN_AUTH_WINDOW_MS: '4000' };
+
+/** Admin-token attempts against one API: a bearer on /admin/*, the sign-in form, or a bearer on the dashboard. */
+function attempts(url: string) {
+  return {
+    bearer: (token: string) => fetch(`${url}/admin/queue`, { headers: { authorization: `Bearer ${token}` } }),
+    signIn: (token: string) =>
+      fetch(`${url}/admin/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }),
+    dashboard: (token: string) => fetch(`${url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${token}` } }),
+  };
+}
+
+/** Statuses of `n` wrong tokens sent one after the other, cycling through the three ways in. */
+async function wrongTokens(url: string, n: number): Promise<number[]> {
+  const ways = Object.values(attempts(url));
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await ways[i % ways.length](`wrong-admin-token-${i}`)).status);
+  return statuses;
+}
+
+describe('wrong admin tokens are throttled per client address', () => {
+  const suite = apiProcessSuite();
+  const apis: ApiProcess[] = [];
+  beforeAll(async () => {
+    // Two replicas sharing Redis, started one after the other (each migrates the database at start).
+    apis.push(await suite.start({ ADMIN_TOKEN: ADMIN, ...THROTTLE }));
+    apis.push(await suite.start({ ADMIN_TOKEN: ADMIN, ...THROTTLE }));
+  }, 120_000);
+
+  it('answers 429 with Retry-After on every replica once an address failed too often, even to the right token, then lets the admin in after the window', async () => {
+    const [a, b] = apis;
+    const session = (await attempts(a.url).signIn(ADMIN)).headers.get('set-cookie')!.split(';')[0];
+    expect(await wrongTokens(a.url, 3)).toEqual([401, 401, 401]);
+    for (const attempt of Object.values(attempts(b.url))) {
+      const res = await attempt(ADMIN);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(4);
+      expect(await res.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    }
+    expect((await attempts(a.url).bearer('yet-another-wrong-token')).status).toBe(429);
+    // A browser signed in before keeps its session: throttling is about guessing tokens.
+    expect((await fetch(`${b.url}/admin/queues/api/queues`, { headers: { cookie: session } })).status).toBe(200);
+    await waitFor('the window to end', async () => ((await attempts(b.url).bearer(ADMIN)).status === 200 ? true : undefined), 10_000);
+    expect((await attempts(a.url).signIn(ADMIN)).status).toBe(200);
+    expect((await attempts(a.url).dashboard(ADMIN)).status).toBe(200);
+    const warnings = a.logLines().filter((l) => l.level === 40 && l.context === 'AdminAuthThrottle');
+    expect(warnings.map((l) => l.msg)).toEqual([
+      expect.stringContaining('1 of 3'),
+      expect.stringContaining('2 of 3'),
+      expect.stringContaining('further attempts refused'),
+    ]);
+    expect(a.log).not.toContain('wrong-admin-token');
+    // And the API documents it on every admin endpoint.
+    const doc: any = await (await fetch(`${a.url}/docs-json`)).json();
+    const admin = Object.entries<any>(doc.paths)
+      .filter(([path]) => path.startsWith('/admin/'))
+      .flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => [`${method} ${path}`, op]));
+    expect(admin.length).toBeGreaterThan(10);
+    expect(admin.filter(([, op]) => op.responses['429']?.content?.['application/json']?.example?.code !== 'RATE_LIMITED').map(([name]) => name)).toEqual([]);
+  }, 30_000);
+
+  it('counts only failures: the right token spends none of the budget', async () => {
+    const [a, b] = apis;
+    await waitFor('a fresh window', async () => ((await attempts(a.url).bearer(ADMIN)).status === 200 ? true : undefined), 10_000);
+    expect(await wrongTokens(a.url, 2)).toEqual([401, 401]);
+    for (let i = 0; i < 5; i++) expect((await attempts(b.url).bearer(ADMIN)).status).toBe(200);
+    expect(await wrongTokens(b.url, 2)).toEqual([401, 429]);
+  }, 30_000);
+
+  it('counts in the process in embedded mode (no Redis)', async () => {
+    const db = await createTempDatabase();
+    try {
+      const api = await suite.start({ DATABASE_URL: db.url, REDIS_URL: '', ADMIN_TOKEN: ADMIN, ...THROTTLE });
+      expect(await wrongTokens(api.url, 5)).toEqual([401, 401, 401, 429, 429]);
+      expect((await attempts(api.url).bearer(ADMIN)).status).toBe(429);
+      await waitFor('the window to end', async () => ((await attempts(api.url).bearer(ADMIN)).status === 200 ? true : undefined), 10_000);
+      await api.stop();
+    } finally {
+      await db.drop();
+    }
+  }, 90_000);
+
+  it('behind a proxy named in TRUST_PROXY, counts each client by X-Forwarded-For: an attacker does not lock the admin out', async () => {
+    const api = await suite.start({ ADMIN_TOKEN: ADMIN, ...THROTTLE, QUEUE_PREFIX: `proxy-${Date.now()}`, TRUST_PROXY: '127.0.0.1' });
+    const from = (address: string, token: string) =>
+      fetch(`${api.url}/admin/queue`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': address } });
+    const attacker = [];
+    for (let i = 0; i < 4; i++) attacker.push((await from('203.0.113.9', `wrong-${i}`)).status);
+    expect(attacker).toEqual([401, 401, 401, 429]);
+    expect((await from('203.0.113.9', ADMIN)).status).toBe(429);
+    expect((await from('198.51.100.7', ADMIN)).status).toBe(200);
+    // Signed in through a TLS proxy, the session cookie is Secure; over plain HTTP it cannot be.
+    const signIn = (headers: Record<string, string>) =>
+      fetch(`${api.url}/admin/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ token: ADMIN }),
+      });
+    expect((await signIn({ 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).toMatch(/; Secure$/);
+    expect((await signIn({ 'x-forwarded-for': '198.51.100.7' })).headers.get('set-cookie')).not.toMatch(/Secure/);
+    await api.stop();
+  }, 90_000);
+});

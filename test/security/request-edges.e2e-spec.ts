@@ -1,0 +1,98 @@
+import { gatewaySuite } from '../support/gateway-suite.js';
+
+// What an outsider found at the edges of requests (issue 15's review, second round): every answer an ErrorBody that
+// names the field or header and the rule, never a 500, never the path echoed back.
+const ADMIN = 'admin-token-for-request-edges';
+const suite = gatewaySuite({ ADMIN_TOKEN: ADMIN });
+const admin = { authorization: `Bearer ${ADMIN}` };
+
+describe('requests at the edges', () => {
+  it('refuses U+0000 in a path parameter or a query value with 400 naming it, on every admin endpoint', async () => {
+    const url = suite.harness.apiUrl;
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/admin/logs?accountId=%00', 'accountId'],
+      ['GET', '/admin/logs?error=%00', 'error'],
+      ['GET', '/admin/accounts/%00', 'id'],
+      ['GET', '/admin/accounts/%00/status', 'id'],
+      ['POST', '/admin/accounts/%00/pause', 'id'],
+      ['POST', '/admin/accounts/%00/resume', 'id'],
+      ['PUT', '/admin/accounts/%00/credentials', 'id'],
+      ['DELETE', '/admin/agents/%00', 'id'],
+      ['GET', '/admin/agents?accountId=%00', 'accountId'],
+    ];
+    for (const [method, path, field] of cases) {
+      const body = method === 'POST' || method === 'PUT' ? '{}' : undefined;
+      const res = await fetch(`${url}${path}`, { method, body, headers: body ? { ...admin, 'content-type': 'application/json' } : admin });
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(await res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: [{ path: field, message: expect.stringContaining('PostgreSQL can store') }],
+      });
+    }
+  });
+
+  it('answers a URL that is not UTF-8 and an overlong path segment with an ErrorBody that does not echo the path', async () => {
+    const url = suite.harness.apiUrl;
+    for (const path of ['/v1/ai-logs/%zz', '/v1/ai-logs/%', '/v1/ai-logs/%C0%80', '/v1/ai-logs/%ED%A0%80']) {
+      const res = await fetch(`${url}${path}`, { headers: admin });
+      const body = await res.json();
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(body).toEqual({ statusCode: 400, code: 'BAD_REQUEST', message: expect.stringContaining('UTF-8'), requestId: res.headers.get('x-request-id') });
+    }
+    const long = `/v1/ai-logs/${'x'.repeat(5_000)}`;
+    const res = await fetch(`${url}${long}`, { headers: admin });
+    expect(res.status).toBe(414);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ statusCode: 414, code: 'URI_TOO_LONG', requestId: expect.any(String) });
+    expect(text).not.toContain('xxxxxxxxxx');
+  });
+
+  it('answers a body that is not JSON by its Content-Type with 415 naming the header', async () => {
+    const url = suite.harness.apiUrl;
+    const log = JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'typed' });
+    const types: Array<Record<string, string>> = [{ 'content-type': 'text/plain' }, {}, { 'content-type': 'application/x-www-form-urlencoded' }];
+    for (const headers of types) {
+      const res = await fetch(`${url}/v1/ai-logs`, { method: 'POST', headers: { authorization: `Bearer ${suite.harness.agentKey}`, ...headers }, body: log });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' });
+    }
+  });
+
+  it('keeps a number of a million digits as written, without reading it as a bigint', async () => {
+    const digits = '7'.repeat(1_000_000);
+    const res = await fetch(`${suite.harness.apiUrl}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${suite.harness.agentKey}`, 'content-type': 'application/json' },
+      body: `{"stage":"decision","model":"m","input":{"n":${digits}},"output":{},"explanation":"long number"}`,
+    });
+    expect(res.status).toBe(202);
+    const { rows } = await suite.db.query(`SELECT length(input::text) AS n FROM ai_logs WHERE explanation = 'long number'`);
+    expect(Number(rows[0].n)).toBe(digits.length + '{"n": }'.length - 1);
+  });
+});
+
+describe('a large body from a caller without a valid key', () => {
+  it('is refused 401 before it is read: the body never reaches the parser', async () => {
+    const url = suite.harness.apiUrl;
+    const big = `{"stage":"decision","model":"m","input":{"blob":"${'x'.repeat(500_000)}"},"output":{},"explanation":"no key"}`;
+    // Malformed JSON too: parsed first, it would be a 400 MALFORMED_JSON; refused first, it is a 401.
+    const broken = big.slice(0, -1);
+    for (const authorization of [undefined, 'Bearer agk_not_a_key_of_this_gateway']) {
+      const res = await fetch(`${url}/v1/ai-logs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: broken,
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+    }
+    // With its key, the same broken body is read, and named for what it is.
+    const keyed = await fetch(`${url}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.harness.agentKey}` },
+      body: broken,
+    });
+    expect(keyed.status).toBe(400);
+    expect(await keyed.json()).toMatchObject({ code: 'MALFORMED_JSON' });
+  });
+});
