@@ -46,6 +46,8 @@ const agents = { 'http:': new http.Agent(AGENT_OPTIONS), 'https:': new https.Age
 export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAnswer> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
+  // Before the request exists: destroyed before its 'error' listener, it raised "socket hang up" uncaught.
+  if (options.signal?.aborted) return Promise.reject(options.signal.reason);
   return new Promise<HttpAnswer>((resolve, reject) => {
     const headers = options.body === undefined ? options.headers : { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) };
     const req = transport.request(target, { method: options.method, headers, agent: agents[target.protocol as 'http:' | 'https:'] });
@@ -69,7 +71,6 @@ export function httpSend(url: string, options: HttpSendOptions): Promise<HttpAns
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };
-    if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     // The agent's idle timeout is for free connections only; a request in flight is bounded by the timer above.
     req.on('socket', (socket) => socket.setTimeout(0));
