@@ -3,7 +3,7 @@ import type { Accepted, AiLogView, AttemptRecord, AttemptView, BatchItemResult }
 import type { UploadReceiptView } from '#libs/evidence';
 import { ApiId, ApiInstant, ApiJsonObject, ApiNullable, FieldErrorDto } from '#libs/api-docs';
 import { AiLogStatus } from '#libs/database';
-import type { FieldError } from '#libs/http';
+import type { FieldError } from '#libs/validation';
 
 /** The answers of /v1/ai-logs (and, extended, of /admin/logs): what the handlers return, as OpenAPI schemas. */
 

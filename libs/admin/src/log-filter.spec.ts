@@ -1,4 +1,4 @@
-import { ValidationFailedException } from '#libs/http';
+import { ValidationFailedException } from '#libs/validation';
 import { decodeCursor, encodeCursor, toLogFilter } from './log-filter.js';
 import { parseInstant } from './log-query.dto.js';
 

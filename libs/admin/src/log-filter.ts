@@ -1,5 +1,5 @@
 import type { AiLogStatus } from '#libs/database';
-import { ValidationFailedException } from '#libs/http';
+import { ValidationFailedException } from '#libs/validation';
 import { type LogFilterDto, parseInstant } from './log-query.dto.js';
 
 export interface LogFilter {

@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { AiLogStatus } from '#libs/database';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 500;

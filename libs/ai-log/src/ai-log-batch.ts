@@ -1,4 +1,4 @@
-import { type FieldError, ValidationFailedException } from '#libs/http';
+import { type FieldError, ValidationFailedException } from '#libs/validation';
 import type { CreateAiLogDto } from './create-ai-log.dto.js';
 import { readAiLog } from './read-ai-log.js';
 

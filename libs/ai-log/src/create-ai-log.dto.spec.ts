@@ -1,5 +1,5 @@
 import { parseJson } from '#libs/common';
-import { validateBody, ValidationFailedException } from '#libs/http';
+import { validateBody, ValidationFailedException } from '#libs/validation';
 import { CreateAiLogDto } from './create-ai-log.dto.js';
 
 const valid = { stage: 's', model: 'm', input: {}, output: {}, explanation: '' };

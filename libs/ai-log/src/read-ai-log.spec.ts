@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { jsonMayHoldUnstorableText, LosslessNumber, parseJson, stringifyJson } from '#libs/common';
-import { validateBody, ValidationFailedException } from '#libs/http';
+import { validateBody, ValidationFailedException } from '#libs/validation';
 import { CreateAiLogDto } from './create-ai-log.dto.js';
 import { plainlyValid, readAiLog } from './read-ai-log.js';
 

@@ -1,5 +1,5 @@
 import { findUnstorableText, holdsOnlyStorableText } from '#libs/common';
-import { type FieldError, validateBody, ValidationFailedException } from '#libs/http';
+import { type FieldError, validateBody, ValidationFailedException } from '#libs/validation';
 import { CreateAiLogDto, isJsonObject, MAX_EXPLANATION_CHARS } from './create-ai-log.dto.js';
 import { readOrderId } from './order-id.js';
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { ErrorBody, ExchangeErrorDetails, FieldError } from '#libs/http';
+import type { ErrorBody, ExchangeErrorDetails } from '#libs/http';
+import type { FieldError } from '#libs/validation';
 
 export class FieldErrorDto implements FieldError {
   @ApiProperty({ description: 'dotted, e.g. `input.prices.0`; empty for the body as a whole', example: 'limit' })

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { ValidationFailedException } from '#libs/http';
+import { ValidationFailedException } from '#libs/validation';
 import { DAY_MS } from '#libs/common';
 
 /** Epoch milliseconds (digits), or a time Date reads (ISO-8601); undefined if neither. */

@@ -1,4 +1,4 @@
-import { ValidationFailedException, validateQuery } from '#libs/http';
+import { ValidationFailedException, validateQuery } from '#libs/validation';
 import { CoverageQueryDto, coverageWindow, parseInstant } from './coverage-query.dto.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { type FieldError, ValidationFailedException } from '#libs/http';
+import { type FieldError, ValidationFailedException } from '#libs/validation';
 import { DAY_MS } from './time-windows.js';
 
 /** The longest window a coverage query may span, and the window when none is given. */

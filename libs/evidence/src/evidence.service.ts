@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { parseJson } from '#libs/common';
 import { readOrderId } from '#libs/ai-log';
-import { ValidationFailedException } from '#libs/http';
+import { ValidationFailedException } from '#libs/validation';
 import { WeexApiError } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import type { CoverageWindow } from './coverage-query.dto.js';

@@ -1,8 +1,4 @@
-/** One failing field: `path` is dotted (`input.prices.0`), `message` says which rule it broke. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import type { FieldError } from '#libs/validation';
 
 /** The one error shape every endpoint answers with. */
 export interface ErrorBody {

@@ -7,7 +7,7 @@ import { BodyBytesBudget } from './body-bytes-budget.js';
 import { frameworkErrors } from './framework-errors.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
 import { closeUnusedConnectionsOnClose } from './unused-connections.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '#libs/validation';
 
 /** Request bodies above this many bytes get 413. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;

@@ -3,7 +3,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from './error-body.js';
 import { internalErrorBody, requestErrorBody, UNSUPPORTED_MEDIA_TYPE } from './request-error.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '#libs/validation';
 
 /**
  * Every error leaves as an ErrorBody. Unknown errors become 500 with an error id that is also in the log. An exception

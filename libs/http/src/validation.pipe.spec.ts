@@ -1,8 +1,8 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { LosslessNumber } from '#libs/common';
-import { QueryInteger } from './validate-query.js';
+import { QueryInteger } from '#libs/validation';
 import { NoQueryDto, RequestValidationPipe } from './validation.pipe.js';
-import { ValidationFailedException } from './validation-failed.exception.js';
+import { ValidationFailedException } from '#libs/validation';
 
 class NoteDto {
   @IsString() @MaxLength(5) text: string;

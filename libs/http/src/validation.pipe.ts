@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform } from '@nestjs/common';
-import { validateBody } from './validate-body.js';
-import { expectNoQuery, validateQuery } from './validate-query.js';
+import { validateBody } from '#libs/validation';
+import { expectNoQuery, validateQuery } from '#libs/validation';
 
 /** Parameter types that are not DTOs: a `@Param('id') id: string` or an untyped parameter passes as it came. */
 const PLAIN = new Set<unknown>([Object, String, Number, Boolean, Array]);

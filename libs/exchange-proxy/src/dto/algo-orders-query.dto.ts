@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { IsIntFrom, IsMillis, IsSymbol, NotBefore, WithinDaysOf } from './param-rules.js';
 
 /** GET /v1/algo-orders (spec operation 5). limit 1-1000, default 500; endTime within 90 days of startTime. */

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { DAY_MS, IsIntFrom, IsMillis, IsSymbol, IsText, NotBefore, rule, WithinDaysOf } from './param-rules.js';
 
 /** incomeType values of the spec's income operation. */

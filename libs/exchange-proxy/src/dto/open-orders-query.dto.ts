@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { IsExchangeId, IsIntFrom, IsMillis, IsSymbol, NotBefore } from './param-rules.js';
 
 /** GET /v1/orders/open (spec operation 4). limit 1-100, default 100; page from 0. */

@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { IsIntFrom, IsMillis, IsSymbol, NotBefore, WithinDaysOf } from './param-rules.js';
 
 /** GET /v1/orders/history (spec operation 7). limit 1-1000, default 500; startTime ≤ endTime, ≤ 90 days; page from 0. */

@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { IsIntFrom, IsMillis, IsText } from './param-rules.js';
 
 /** GET /v1/spot/bills (spec operation 10). limit 1-100, default 10; after and before are Unix ms as public clients send. */

@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/http';
+import { QueryInteger } from '#libs/validation';
 import { DAY_MS, IsExchangeId, IsIntFrom, IsMillis, IsSymbol, NotBefore, rule, WithinDaysOf } from './param-rules.js';
 
 /** WEEX serves fills in windows of at most 7 days (weex-facts [L]); the simulator refuses longer ones, as WEEX does. */

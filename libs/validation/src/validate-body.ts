@@ -1,5 +1,5 @@
 import { type ValidationError, validateSync } from 'class-validator';
-import type { FieldError } from './error-body.js';
+import type { FieldError } from './field-error.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
 type Constructor<T> = new () => T;

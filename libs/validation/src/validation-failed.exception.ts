@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { FieldError } from './error-body.js';
+import type { FieldError } from './field-error.js';
 
 /** 400 listing every failing field at once. */
 export class ValidationFailedException extends BadRequestException {

@@ -1,4 +1,4 @@
-import type { FieldError } from './error-body.js';
+import type { FieldError } from './field-error.js';
 import { validateBody } from './validate-body.js';
 import { ValidationFailedException } from './validation-failed.exception.js';
 
