@@ -1,5 +1,6 @@
-import type { LoggerService } from '@nestjs/common';
+import { Inject, Injectable, Logger, type LoggerService } from '@nestjs/common';
 import pg from 'pg';
+import { DATABASE_URL } from '#libs/database';
 
 export type Locked<T> = { acquired: true; value: T } | { acquired: false };
 
@@ -25,5 +26,17 @@ export async function withAdvisoryLock<T>(databaseUrl: string, key: string, log:
     }
   } finally {
     await client.end().catch((error: Error) => log.warn(`closing the lock connection for ${key}: ${error.message}`));
+  }
+}
+
+/** {@link withAdvisoryLock} on the gateway's database, as a provider: a unit test of its callers gives its own. */
+@Injectable()
+export class AccountLocks {
+  private readonly logger = new Logger(AccountLocks.name);
+
+  constructor(@Inject(DATABASE_URL) private readonly databaseUrl: string) {}
+
+  run<T>(key: string, run: () => Promise<T>): Promise<Locked<T>> {
+    return withAdvisoryLock(this.databaseUrl, key, this.logger, run);
   }
 }

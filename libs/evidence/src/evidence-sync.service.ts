@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
-import { DATABASE_URL } from '#libs/database';
 import { WeexApiError, type WeexClient } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
-import { withAdvisoryLock } from './account-lock.js';
+import { AccountLocks } from './account-lock.js';
 import { EvidenceStore } from './evidence-store.repository.js';
 import { syncOrders } from './streams/orders.stream.js';
 import { syncPlanOrders } from './streams/plan-orders.stream.js';
@@ -50,7 +49,7 @@ export class EvidenceSyncService implements OnModuleDestroy {
     private readonly store: EvidenceStore,
     private readonly state: SyncStateRepository,
     private readonly config: GatewayConfig,
-    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    private readonly locks: AccountLocks,
   ) {}
 
   /** Every account with exchange credentials, one after the other (the sync shares the weight budget with uploads). */
@@ -91,7 +90,7 @@ export class EvidenceSyncService implements OnModuleDestroy {
     if (!client) return { accountId, skipped: 'no_client', streams: {} };
     // The evidence rows reference the account; its row is made by the API at start or by an admin.
     if (!(await this.store.accountExists(accountId))) return { accountId, skipped: 'unknown_account', streams: {} };
-    const locked = await withAdvisoryLock(this.databaseUrl, `evidence-sync:${accountId}`, this.logger, () => this.syncStreams(accountId, client));
+    const locked = await this.locks.run(`evidence-sync:${accountId}`, () => this.syncStreams(accountId, client));
     return locked.acquired ? locked.value : { accountId, skipped: 'locked', streams: {} };
   }
 

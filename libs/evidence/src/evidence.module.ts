@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WeexModule } from '#libs/weex-nest';
+import { AccountLocks } from './account-lock.js';
 import { CoverageRepository } from './coverage.repository.js';
 import { EvidenceStore } from './evidence-store.repository.js';
 import { EvidenceSyncService } from './evidence-sync.service.js';
@@ -13,7 +14,7 @@ import { SyncStateRepository } from './sync-state.repository.js';
  */
 @Module({
   imports: [WeexModule],
-  providers: [EvidenceStore, SyncStateRepository, EvidenceRepository, CoverageRepository, EvidenceSyncService, EvidenceService],
+  providers: [AccountLocks, EvidenceStore, SyncStateRepository, EvidenceRepository, CoverageRepository, EvidenceSyncService, EvidenceService],
   exports: [EvidenceSyncService, EvidenceService],
 })
 export class EvidenceModule {}
