@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SimError, SimFailure } from '../errors.js';
 import { newestFirst, pageOf } from '../http/list-paging.js';
-import type { RequestParams } from '../http/request-params.js';
+import { invalidParam, type RequestParams } from '../http/request-params.js';
 import { inRange } from '../http/time-range.js';
 import type { SimAccount } from '../state/sim-account.js';
 import { ENDED_ALGO_STATUSES, OPEN_ORDER_STATUSES, type SimOrder, type SimPlanOrder } from '../state/order-records.js';
@@ -45,9 +45,13 @@ export class OrdersService {
     return { orders: orders.slice(0, q.limit), hasMore: orders.length > q.limit };
   }
 
+  /** By orderId, or by origClientOrderId as ccxt's fetchOrderWithClientOrderId asks (weex.js:4392: either one). */
   order(account: SimAccount, params: RequestParams): Record<string, unknown> {
-    const orderId = params.requiredId('orderId');
-    const order = account.data.orders.find((o) => o.orderId === orderId) ?? finalOrders(account).find((o) => o.orderId === orderId);
+    const orderId = params.id('orderId');
+    const clientId = orderId === undefined ? params.string('origClientOrderId') : undefined;
+    if (orderId === undefined && clientId === undefined) throw invalidParam('orderId', 'or origClientOrderId must be sent');
+    const matches = (o: SimOrder) => (orderId !== undefined ? o.orderId === orderId : o.clientOrderId === clientId);
+    const order = account.data.orders.find(matches) ?? finalOrders(account).find(matches);
     // ccxt's captured wording (weex.js exceptions: -3200 CONTRACT_ORDER_NOT_EXIST).
     if (!order) throw new SimError(SimFailure.OrderNotFound, 'Order does not exist.');
     return orderView(order, false);
