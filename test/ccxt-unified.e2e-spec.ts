@@ -34,8 +34,8 @@ function recipes(e: weex): Record<string, () => Promise<unknown>> {
   const any = e as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   return {
     cancelAllOrders: async () => (await resting(), e.cancelAllOrders(BTC)),
-    cancelOrder: async () => e.cancelOrder((await resting()).id, BTC),
-    cancelOrders: async () => e.cancelOrders([(await resting()).id], BTC),
+    cancelOrder: async () => e.cancelOrder(String((await resting()).id), BTC),
+    cancelOrders: async () => e.cancelOrders([String((await resting()).id)], BTC),
     cancelOrderWithClientOrderId: async () => (await resting({ clientOrderId: 'unified-cancel' }), any.cancelOrderWithClientOrderId('unified-cancel', BTC)),
     createLimitBuyOrder: () => e.createLimitBuyOrder(BTC, 0.01, Math.round(last / 2)),
     createLimitOrder: () => e.createLimitOrder(BTC, 'buy', 0.01, Math.round(last / 2)),

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/validation';
-import { DAY_MS, IsIntFrom, IsMillis, IsSymbol, IsText, NotBefore, rule, WithinDaysOf } from './param-rules.js';
+import { DAY_MS, IsText, NotBefore, rule, WithinDaysOf } from './param-rules.js';
+import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** incomeType values of the spec's income operation. */
 export const INCOME_TYPES = [
@@ -48,29 +48,19 @@ export class IncomeQueryDto {
   @IsText(20)
   asset?: string;
 
-  @IsOptional()
-  @IsSymbol()
+  @OptionalSymbol()
   symbol?: string;
 
   @IsOptional()
   @IsIn(INCOME_TYPES, { message: `incomeType must be one of ${INCOME_TYPES.join(', ')}` })
   incomeType?: string;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @StartAloneWithinRange()
+  @OptionalMillis(StartAloneWithinRange())
   startTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @NotBefore('startTime')
-  @WithinDaysOf('startTime', MAX_RANGE_DAYS)
+  @OptionalMillis(NotBefore('startTime'), WithinDaysOf('startTime', MAX_RANGE_DAYS))
   endTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(1, 100)
+  @OptionalInt(1, 100)
   limit?: number;
 }

@@ -1,11 +1,10 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/validation';
-import { IsExchangeId, IsIntFrom, IsMillis, IsSymbol, NotBefore } from './param-rules.js';
+import { IsExchangeId, NotBefore } from './param-rules.js';
+import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** GET /v1/orders/open (spec operation 4). limit 1-100, default 100; page from 0. */
 export class OpenOrdersQueryDto {
-  @IsOptional()
-  @IsSymbol()
+  @OptionalSymbol()
   symbol?: string;
 
   /** Only orders whose ID is greater than this one, so 0 is allowed. */
@@ -13,24 +12,15 @@ export class OpenOrdersQueryDto {
   @IsExchangeId(0n)
   orderId?: string;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
+  @OptionalMillis()
   startTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @NotBefore('startTime')
+  @OptionalMillis(NotBefore('startTime'))
   endTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(1, 100)
+  @OptionalInt(1, 100)
   limit?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(0)
+  @OptionalInt(0)
   page?: number;
 }

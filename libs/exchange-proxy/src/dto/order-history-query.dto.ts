@@ -1,32 +1,20 @@
-import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/validation';
-import { IsIntFrom, IsMillis, IsSymbol, NotBefore, WithinDaysOf } from './param-rules.js';
+import { NotBefore, WithinDaysOf } from './param-rules.js';
+import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** GET /v1/orders/history (spec operation 7). limit 1-1000, default 500; startTime ≤ endTime, ≤ 90 days; page from 0. */
 export class OrderHistoryQueryDto {
-  @IsOptional()
-  @IsSymbol()
+  @OptionalSymbol()
   symbol?: string;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(1, 1000)
+  @OptionalInt(1, 1000)
   limit?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
+  @OptionalMillis()
   startTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @NotBefore('startTime')
-  @WithinDaysOf('startTime', 90)
+  @OptionalMillis(NotBefore('startTime'), WithinDaysOf('startTime', 90))
   endTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(0)
+  @OptionalInt(0)
   page?: number;
 }

@@ -1,6 +1,6 @@
 import { IsOptional } from 'class-validator';
-import { QueryInteger } from '#libs/validation';
-import { DAY_MS, IsExchangeId, IsIntFrom, IsMillis, IsSymbol, NotBefore, rule, WithinDaysOf } from './param-rules.js';
+import { DAY_MS, IsExchangeId, NotBefore, rule, WithinDaysOf } from './param-rules.js';
+import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** WEEX serves fills in windows of at most 7 days (weex-facts [L]); the simulator refuses longer ones, as WEEX does. */
 const MAX_WINDOW_DAYS = 7;
@@ -23,33 +23,26 @@ const StartWithinLookback = (startOf: (value: number, dto: Record<string, unknow
  * window within the last 365 days.
  */
 export class TradesQueryDto {
-  @IsOptional()
-  @IsSymbol()
+  @OptionalSymbol()
   symbol?: string;
 
   @IsOptional()
   @IsExchangeId()
   orderId?: string;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @StartWithinLookback((start) => start, `${MAX_LOOKBACK_DAYS} days (WEEX serves fills at most ${MAX_LOOKBACK_DAYS} days back)`)
+  @OptionalMillis(StartWithinLookback((start) => start, `${MAX_LOOKBACK_DAYS} days (WEEX serves fills at most ${MAX_LOOKBACK_DAYS} days back)`))
   startTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsMillis()
-  @NotBefore('startTime')
-  @WithinDaysOf('startTime', MAX_WINDOW_DAYS)
-  @StartWithinLookback(
-    (end, dto) => (dto.startTime === undefined ? end - MAX_WINDOW_DAYS * DAY_MS : undefined),
-    `${MAX_LOOKBACK_DAYS - MAX_WINDOW_DAYS} days when startTime is not given (the window then starts ${MAX_WINDOW_DAYS} days before it, and WEEX serves fills at most ${MAX_LOOKBACK_DAYS} days back)`,
+  @OptionalMillis(
+    NotBefore('startTime'),
+    WithinDaysOf('startTime', MAX_WINDOW_DAYS),
+    StartWithinLookback(
+      (end, dto) => (dto.startTime === undefined ? end - MAX_WINDOW_DAYS * DAY_MS : undefined),
+      `${MAX_LOOKBACK_DAYS - MAX_WINDOW_DAYS} days when startTime is not given (the window then starts ${MAX_WINDOW_DAYS} days before it, and WEEX serves fills at most ${MAX_LOOKBACK_DAYS} days back)`,
+    ),
   )
   endTime?: number;
 
-  @QueryInteger()
-  @IsOptional()
-  @IsIntFrom(1, 100)
+  @OptionalInt(1, 100)
   limit?: number;
 }
