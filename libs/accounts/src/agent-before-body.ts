@@ -10,6 +10,7 @@ const CHEAP_BODY_BYTES = 65_536;
  * Refuses a large body sent to the agent API (`/v1/`) with no key or an unknown one before reading it. Nest's guards
  * run after the body is parsed, and a 1 MB body cost 0.18 s of CPU before its 401: a dozen at once without any key
  * held every other request for two seconds. Small bodies keep the ordinary path (AgentAuthGuard), which checks again.
+ * Routes are selected by the `/v1/` prefix: test/api-docs holds every /v1/ operation, and only those, to agent keys.
  */
 export function refuseUnknownAgentsBeforeLargeBodies(fastify: FastifyInstance, accounts: AccountsRepository): void {
   fastify.addHook('preParsing', async (request, _reply, payload) => {
