@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { gatewaySuite } from '../support/gateway-suite.js';
 
 // What an outsider found at the edges of requests (issue 15's review, second round): every answer an ErrorBody that
@@ -68,6 +69,46 @@ describe('requests at the edges', () => {
     expect(res.status).toBe(202);
     const { rows } = await suite.db.query(`SELECT length(input::text) AS n FROM ai_logs WHERE explanation = 'long number'`);
     expect(Number(rows[0].n)).toBe(digits.length + '{"n": }'.length - 1);
+  });
+});
+
+/** One request with headers exactly as given, repeated names included (fetch would join them into one). */
+function sendRawHeaders(url: string, method: string, headers: string[], body?: string): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    // Given as an array, the headers are sent as they are: Node adds neither Host nor a body length.
+    const framing = ['Host', new URL(url).host, ...(body === undefined ? [] : ['Content-Length', String(Buffer.byteLength(body))])];
+    const req = httpRequest(url, { method, headers: [...framing, ...headers] });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.end(body);
+  });
+}
+
+describe('a header that would mean two things', () => {
+  it('is refused with 400 naming it when sent twice: Authorization, Content-Type, Idempotency-Key', async () => {
+    const url = `${suite.harness.apiUrl}/v1/ai-logs`;
+    const log = JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'twice' });
+    const key = `Bearer ${suite.harness.agentKey}`;
+    const cases: Array<[string, string[]]> = [
+      ['authorization', ['Authorization', key, 'authorization', 'Bearer agk_someone_else', 'Content-Type', 'application/json']],
+      ['content-type', ['Authorization', key, 'Content-Type', 'application/json', 'Content-Type', 'text/plain']],
+      ['idempotency-key', ['Authorization', key, 'Content-Type', 'application/json', 'Idempotency-Key', 'a', 'IDEMPOTENCY-KEY', 'b']],
+    ];
+    for (const [header, headers] of cases) {
+      const res = await sendRawHeaders(url, 'POST', headers, log);
+      expect({ header, status: res.status }).toEqual({ header, status: 400 });
+      expect(res.json).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: header, message: `the ${header} header must be sent once` }] });
+    }
+    const { rows } = await suite.db.query(`SELECT count(*)::int AS n FROM ai_logs WHERE explanation = 'twice'`);
+    expect(rows[0].n).toBe(0);
+    // Once each, the same request is taken.
+    const once = await sendRawHeaders(url, 'POST', ['Authorization', key, 'Content-Type', 'application/json', 'Idempotency-Key', 'c'], log);
+    expect(once.status).toBe(202);
   });
 });
 

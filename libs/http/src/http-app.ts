@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson } from '#libs/common';
 import { BodyBytesBudget } from './body-bytes-budget.js';
 import { frameworkErrors } from './framework-errors.js';
+import { repeatedHeader } from './repeated-headers.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
 import { closeUnusedConnectionsOnClose } from './unused-connections.js';
 import { ValidationFailedException } from '#libs/validation';
@@ -89,7 +90,7 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   // A callback hook, not an async one: it runs for every answer, and needs no promise.
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).headers(API_HEADERS);
-    done();
+    done(repeatedHeader(request.raw.rawHeaders));
   });
   // The same for the path's parameters and the query (`/admin/accounts/%00`, `?accountId=%00`), on every route: a
   // callback hook, since it runs for every request.
