@@ -41,6 +41,22 @@ describe('account and order queries over the client library', () => {
     for (const item of funding.body.items) expect(item).toMatchObject({ incomeType: 'position_funding', symbol: 'BTCUSDT' });
   });
 
+  it('GET /v1/income pages on with nextKey: the same query, page after page, meets every bill of the window once', async () => {
+    const [startTime, endTime] = [Date.now() - 100 * DAY, Date.now()];
+    const seen: string[] = [];
+    let nextKey: string | null | undefined;
+    do {
+      const page = await api().get(`/v1/income?limit=100&startTime=${startTime}&endTime=${endTime}${nextKey ? `&nextKey=${nextKey}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((item: { billId: string }) => item.billId));
+      nextKey = page.body.hasNextPage ? page.body.nextKey : undefined;
+    } while (nextKey);
+    const held = simData(suite).income.filter((item) => Number(item.time) >= startTime && Number(item.time) <= endTime);
+    expect(held.length).toBeGreaterThan(100);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.sort()).toEqual(held.map((item) => String(item.billId)).sort());
+  });
+
   it('GET /v1/orders/open: exactly the open orders the exchange holds', async () => {
     const res = await api().get('/v1/orders/open');
     expect(res.status).toBe(200);
@@ -150,9 +166,14 @@ describe('query validation: 400 naming every failing field, before any weight is
     ['/v1/income?asset=', ['asset']],
     ['/v1/income?symbol=BTC-USDT', ['symbol']],
     ['/v1/income?since=1', ['since']],
+    ['/v1/income?nextKey=next', ['nextKey']],
     ['/v1/orders/open?limit=0', ['limit']],
     ['/v1/orders/open?limit=101', ['limit']],
     ['/v1/orders/open?page=-1', ['page']],
+    // The spec's Integer is Java's: the exchange refuses a page past 2^31 - 1, after charging weight.
+    ['/v1/orders/open?page=2147483648', ['page']],
+    ['/v1/orders/history?page=2147483648', ['page']],
+    ['/v1/spot/bills?coinId=2147483648', ['coinId']],
     ['/v1/orders/open?orderId=12ab', ['orderId']],
     ['/v1/orders/open?orderId=9223372036854775808', ['orderId']],
     [`/v1/orders/open?startTime=${now}&endTime=${now - 1}`, ['endTime']],
@@ -213,6 +234,9 @@ describe('query validation: 400 naming every failing field, before any weight is
       '/v1/income?limit=1',
       '/v1/income?limit=100',
       '/v1/orders/open?limit=100&page=0',
+      '/v1/orders/open?page=2147483647',
+      '/v1/orders/history?page=2147483647',
+      '/v1/spot/bills?coinId=2147483647',
       '/v1/orders/history?limit=1000',
       '/v1/algo-orders?limit=1000',
       '/v1/trades?limit=1',

@@ -1,6 +1,6 @@
 import { normaliseList, normaliseRecord, type RecordShape } from './normalise.js';
 import { buildBody, buildQuery } from './query-string.js';
-import { checkInt, checkTime, checkWindow, DAY_MS } from './request-validation.js';
+import { checkId, checkInt, checkTime, checkWindow, DAY_MS } from './request-validation.js';
 import { toV3Symbol } from './symbols.js';
 import type { IncomePage, IncomeRequest, Position, SymbolConfig } from './types/account.types.js';
 import type { CallOptions, Millis, SymbolInput } from './types/common.types.js';
@@ -29,6 +29,7 @@ export async function income(caller: WeexCaller, req: IncomeRequest = {}, option
     ['startTime', startTime],
     ['endTime', endTime],
     ['limit', limit],
+    ['nextKey', checkId(op, 'nextKey', req.nextKey)],
   ]);
   const res = await caller.call({ operation: op, body, ...options });
   return normaliseRecord(res.data, INCOME_PAGE, op);

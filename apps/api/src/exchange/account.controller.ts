@@ -25,7 +25,7 @@ export class AccountController {
   @Get('income')
   @ApiEndpoint(
     'Income history',
-    `${specOperation('income')}. limit 1-100, default 20; only endTime: from 30 days before it; only startTime: to now; both: at most 100 days.`,
+    `${specOperation('income')}. limit 1-100, default 20; only endTime: from 30 days before it; only startTime: to now; both: at most 100 days. The next page: the same query with the answer's nextKey.`,
   )
   @ApiAnswer(200, 'The exchange page', IncomePageDto, EXAMPLES.income)
   listIncome(@Query() query: IncomeQueryDto, @Agent() agent: AgentIdentity): Promise<IncomePage> {

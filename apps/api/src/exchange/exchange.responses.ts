@@ -75,7 +75,13 @@ export class IncomeItemDto implements IncomeItem {
 @ExchangeRecord("The exchange's page of income items")
 export class IncomePageDto implements IncomePage {
   @ApiProperty() hasNextPage: boolean;
-  @ApiProperty({ type: 'string', nullable: true, required: false, description: 'asks for the next page; null on the last' }) nextKey?: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    required: false,
+    description: 'give it back as the `nextKey` query parameter, with the same other parameters, for the next page; null on the last',
+  })
+  nextKey?: string | null;
   @ApiProperty({ type: [IncomeItemDto] }) items: IncomeItemDto[];
 }
 

@@ -1,7 +1,8 @@
 import { invalidParam, type RequestParams } from '../http/request-params.js';
 import { checkRange, type TimeRange } from '../http/time-range.js';
 
-const PAGE = { min: 0, max: 1_000_000, fallback: 0 };
+/** The spec's page is an Integer, Java's (its types are Long and Integer): at most 2^31 - 1. */
+const PAGE = { min: 0, max: 2 ** 31 - 1, fallback: 0 };
 
 export interface OpenOrdersQuery {
   symbol?: string;

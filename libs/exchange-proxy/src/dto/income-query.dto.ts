@@ -1,5 +1,5 @@
 import { IsIn, IsOptional } from 'class-validator';
-import { DAY_MS, IsText, NotBefore, rule, WithinDaysOf } from './param-rules.js';
+import { DAY_MS, IsExchangeId, IsText, NotBefore, rule, WithinDaysOf } from './param-rules.js';
 import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** incomeType values of the spec's income operation. */
@@ -63,4 +63,9 @@ export class IncomeQueryDto {
 
   @OptionalInt(1, 100)
   limit?: number;
+
+  /** The `nextKey` of the page before, with the same other parameters: the page after it. */
+  @IsOptional()
+  @IsExchangeId()
+  nextKey?: string;
 }

@@ -1,6 +1,6 @@
 import { IsOptional } from 'class-validator';
 import { IsExchangeId, NotBefore } from './param-rules.js';
-import { OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
+import { INTEGER_MAX, OptionalInt, OptionalMillis, OptionalSymbol } from './query-fields.js';
 
 /** GET /v1/orders/open (spec operation 4). limit 1-100, default 100; page from 0. */
 export class OpenOrdersQueryDto {
@@ -21,6 +21,6 @@ export class OpenOrdersQueryDto {
   @OptionalInt(1, 100)
   limit?: number;
 
-  @OptionalInt(0)
+  @OptionalInt(0, INTEGER_MAX)
   page?: number;
 }

@@ -11,6 +11,9 @@ const stacked = (...decorators: PropertyDecorator[]): PropertyDecorator => apply
 /** An optional contract symbol (`BTCUSDT`). */
 export const OptionalSymbol = (): PropertyDecorator => stacked(IsOptional(), IsSymbol());
 
+/** The spec's `Integer` (page, coinId): its types (Long, Integer) are Java's, so an Integer is at most 2^31 - 1. */
+export const INTEGER_MAX = 2 ** 31 - 1;
+
 /** An optional integer query parameter in [min, max]. */
 export const OptionalInt = (min: number, max?: number): PropertyDecorator => stacked(QueryInteger(), IsOptional(), IsIntFrom(min, max));
 

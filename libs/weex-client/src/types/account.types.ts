@@ -1,4 +1,4 @@
-import type { Decimal, Id, Millis, SymbolInput } from './common.types.js';
+import type { Decimal, Id, IdInput, Millis, SymbolInput } from './common.types.js';
 
 /** One position (all-positions query). */
 export interface Position {
@@ -47,6 +47,8 @@ export interface IncomeRequest {
   endTime?: Millis;
   /** 1-100; default 20. */
   limit?: number;
+  /** The `nextKey` of the previous page (with the same query): the page after it. */
+  nextKey?: IdInput;
 }
 
 /** One income (bill) item. */
