@@ -1,12 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AiLogRepository } from '#libs/ai-log';
+import { AiLogRepository, LogStatsRepository, type StatusCounts } from '#libs/ai-log';
 import { EvidenceService, type StreamStateView } from '#libs/evidence';
 import { type BudgetUsage, type WeexClient } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 import { clockOffsetOf } from './exchange-probe.js';
-import { type StatusCounts, LogStatsRepository } from './log-stats.repository.js';
 import { withTimeLimit } from './time-limit.js';
 
 const RECENT_ERRORS = 10;

@@ -11,7 +11,6 @@ import { DatabasePingRepository } from './database-ping.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 import { ExchangeProbe } from './exchange-probe.js';
 import { HealthService } from './health.service.js';
-import { LogStatsRepository } from './log-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';
@@ -23,7 +22,6 @@ import { QueueOverviewService } from './queue-overview.service.js';
     AccountOperationsRepository,
     AdminLogsRepository,
     DatabasePingRepository,
-    LogStatsRepository,
     DueLogsQueue,
     AccountOperationsService,
     AdminLogsService,

@@ -4,7 +4,7 @@ import { AuditCheckRepository } from '#libs/audit';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { clockOffsetOf } from './exchange-probe.js';
-import { LATENCY_BUCKETS_MS, LogStatsRepository } from './log-stats.repository.js';
+import { LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
 import { PrecountedHistogram } from './precounted-histogram.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';

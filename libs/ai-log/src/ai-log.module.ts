@@ -5,6 +5,7 @@ import { AiLogAppender } from './ai-log-appender.js';
 import { AiLogRelay } from './ai-log-relay.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { AiLogService } from './ai-log.service.js';
+import { LogStatsRepository } from './log-stats.repository.js';
 import { AiLogUploader } from './ai-log-uploader.js';
 import { AccountDrainer } from './account-drainer.js';
 import { UploadHoldProbe } from './upload-hold-probe.js';
@@ -13,7 +14,7 @@ import { UploadWakeups } from './upload-wakeups.js';
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
   imports: [WeexModule, IdempotencyModule],
-  providers: [AiLogRepository, AiLogAppender, AiLogService, AiLogUploader, AccountDrainer, UploadWakeups, AiLogRelay, UploadHoldProbe],
-  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe],
+  providers: [AiLogRepository, AiLogAppender, AiLogService, AiLogUploader, AccountDrainer, UploadWakeups, AiLogRelay, UploadHoldProbe, LogStatsRepository],
+  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository],
 })
 export class AiLogModule {}

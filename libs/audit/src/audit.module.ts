@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AiLogModule } from '#libs/ai-log';
 import { EvidenceModule } from '#libs/evidence';
 import { AuditReportService } from './report/audit-report.service.js';
 import { AuditChainCheck } from './audit-chain-check.js';
@@ -14,7 +15,7 @@ import { AuditSigner } from './audit-signer.js';
  * logs at ingest, receipts when an upload attempt is recorded).
  */
 @Module({
-  imports: [EvidenceModule],
+  imports: [AiLogModule, EvidenceModule],
   providers: [AuditSigner, AuditRows, AuditCheckRepository, AuditCheckpointRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
   exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
 })

@@ -15,6 +15,6 @@ import { SyncStateRepository } from './sync-state.repository.js';
 @Module({
   imports: [WeexModule],
   providers: [AccountLocks, EvidenceStore, SyncStateRepository, EvidenceRepository, CoverageRepository, EvidenceSyncService, EvidenceService],
-  exports: [EvidenceSyncService, EvidenceService],
+  exports: [EvidenceSyncService, EvidenceService, CoverageRepository],
 })
 export class EvidenceModule {}
