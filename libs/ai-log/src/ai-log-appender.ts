@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type CanonicalLogParts, chainHash, GENESIS_HASH, joinCanonicalLog } from '#libs/audit-chain';
 import { crashHere, GatewayConfig } from '#libs/config';
-import { SqlPool } from '#libs/database';
+import { type AiLog, type ColumnOf, SqlPool } from '#libs/database';
 import { type IdempotencyClaim, IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import type { PoolClient } from 'pg';
 import { GroupCommit } from './group-commit.js';
@@ -124,6 +124,44 @@ export class AiLogAppender {
 type Heads = Map<string, { seq: bigint; hash: string }>;
 
 /**
+ * The columns an insert takes from its rows' JSON document, each with the type json_to_recordset reads it as; typed
+ * against the AiLog model, so that a column renamed or removed in schema.prisma fails to compile here.
+ */
+const DOCUMENT_COLUMNS = {
+  id: 'uuid',
+  account_id: 'text',
+  agent_key_id: 'text',
+  order_id: 'bigint',
+  stage: 'text',
+  model: 'text',
+  input: 'json',
+  output: 'json',
+  explanation: 'text',
+  seq: 'bigint',
+  prev_hash: 'text',
+  hash: 'text',
+} as const satisfies Partial<Record<ColumnOf<AiLog>, string>>;
+/** The columns set to the commit time. */
+const TIME_COLUMNS = ['received_at', 'next_attempt_at', 'updated_at'] as const satisfies readonly ColumnOf<AiLog>[];
+
+/** A row of the document, but for input and output, which are spliced in as JSON (insertLogs). */
+type DocumentRow = Record<Exclude<keyof typeof DOCUMENT_COLUMNS, 'input' | 'output'>, string | null>;
+
+const documented = Object.entries(DOCUMENT_COLUMNS);
+/**
+ * Inserts the document's rows ($1) received at $2 and moves the heads ($3): made once, at load, from the typed lists
+ * above. input and output are read as json and stored as its text.
+ */
+const INSERT_LOGS = `WITH inserted AS (
+    INSERT INTO ai_logs (${[...documented.map(([column]) => column), ...TIME_COLUMNS].join(', ')})
+    SELECT ${documented.map(([column, type]) => (type === 'json' ? `${column}::text` : column)).join(', ')}, ${TIME_COLUMNS.map(() => '$2').join(', ')}
+    FROM json_to_recordset($1::json) AS v(${documented.map(([column, type]) => `${column} ${type}`).join(', ')})
+  )
+  UPDATE audit_heads SET seq = h.seq, hash = h.hash, updated_at = $2
+  FROM json_to_recordset($3::json) AS h(account_id text, seq bigint, hash text)
+  WHERE audit_heads.account_id = h.account_id`;
+
+/**
  * Locks the accounts' chain heads in account order, so that two processes never wait on each other in a cycle; an
  * account's first log creates its head first.
  */
@@ -158,7 +196,7 @@ async function insertLogs(client: PoolClient, logs: LogToAppend[], head: Heads, 
     const seq = next.toString();
     const hash = chainHash(previous.hash, joinCanonicalLog(log.canonical, receivedIso, seq));
     head.set(log.accountId, { seq: next, hash });
-    const fields = JSON.stringify({
+    const row: DocumentRow = {
       id: log.id,
       account_id: log.accountId,
       agent_key_id: log.agentKeyId,
@@ -169,23 +207,12 @@ async function insertLogs(client: PoolClient, logs: LogToAppend[], head: Heads, 
       seq,
       prev_hash: previous.hash,
       hash,
-    });
+    };
+    const fields = JSON.stringify(row);
     // The document's brackets go on its first and last rows, so that join makes it as one flat string (pg would
     // otherwise flatten '[' + joined + ']' once more, a copy of the whole group).
     return `${i === 0 ? '[' : ''}${fields.slice(0, -1)},"input":${log.input},"output":${log.output}}${i === logs.length - 1 ? ']' : ''}`;
   });
   const movedHeads = [...head.entries()].map(([account_id, h]) => ({ account_id, seq: h.seq.toString(), hash: h.hash }));
-  await client.query(
-    `WITH inserted AS (
-       INSERT INTO ai_logs (id, account_id, agent_key_id, order_id, stage, model, input, output, explanation,
-                            received_at, next_attempt_at, updated_at, seq, prev_hash, hash)
-       SELECT id, account_id, agent_key_id, order_id, stage, model, input::text, output::text, explanation, $2, $2, $2, seq, prev_hash, hash
-       FROM json_to_recordset($1::json) AS v(id uuid, account_id text, agent_key_id text, order_id bigint, stage text,
-            model text, input json, output json, explanation text, seq bigint, prev_hash text, hash text)
-     )
-     UPDATE audit_heads SET seq = h.seq, hash = h.hash, updated_at = $2
-     FROM json_to_recordset($3::json) AS h(account_id text, seq bigint, hash text)
-     WHERE audit_heads.account_id = h.account_id`,
-    [rows.join(','), receivedAt, JSON.stringify(movedHeads)],
-  );
+  await client.query(INSERT_LOGS, [rows.join(','), receivedAt, JSON.stringify(movedHeads)]);
 }
