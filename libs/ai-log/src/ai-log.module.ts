@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '#libs/idempotency';
 import { WeexModule } from '#libs/weex-nest';
+import { AiLogAppendRepository } from './ai-log-append.repository.js';
 import { AiLogAppender } from './ai-log-appender.js';
 import { AiLogRelay } from './ai-log-relay.js';
 import { AiLogRepository } from './ai-log.repository.js';
@@ -14,7 +15,18 @@ import { UploadWakeups } from './upload-wakeups.js';
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
   imports: [WeexModule, IdempotencyModule],
-  providers: [AiLogRepository, AiLogAppender, AiLogService, AiLogUploader, AccountDrainer, UploadWakeups, AiLogRelay, UploadHoldProbe, LogStatsRepository],
+  providers: [
+    AiLogRepository,
+    AiLogAppendRepository,
+    AiLogAppender,
+    AiLogService,
+    AiLogUploader,
+    AccountDrainer,
+    UploadWakeups,
+    AiLogRelay,
+    UploadHoldProbe,
+    LogStatsRepository,
+  ],
   exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository],
 })
 export class AiLogModule {}
