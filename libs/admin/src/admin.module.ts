@@ -5,7 +5,6 @@ import { EvidenceModule } from '#libs/evidence';
 import { WeexModule } from '#libs/weex-nest';
 import { AccountOperationsRepository } from './account-operations.repository.js';
 import { AccountOperationsService } from './account-operations.service.js';
-import { AdminLogsRepository } from './admin-logs.repository.js';
 import { AdminLogsService } from './admin-logs.service.js';
 import { DatabasePingRepository } from './database-ping.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
@@ -20,7 +19,6 @@ import { QueueOverviewService } from './queue-overview.service.js';
   imports: [AiLogModule, WeexModule, EvidenceModule, AuditModule],
   providers: [
     AccountOperationsRepository,
-    AdminLogsRepository,
     DatabasePingRepository,
     DueLogsQueue,
     AccountOperationsService,

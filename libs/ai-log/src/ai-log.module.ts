@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '#libs/idempotency';
 import { WeexModule } from '#libs/weex-nest';
+import { AdminLogsRepository } from './admin-logs.repository.js';
 import { AiLogAppendRepository } from './ai-log-append.repository.js';
 import { AiLogAppender } from './ai-log-appender.js';
 import { AiLogRelay } from './ai-log-relay.js';
@@ -26,7 +27,8 @@ import { UploadWakeups } from './upload-wakeups.js';
     AiLogRelay,
     UploadHoldProbe,
     LogStatsRepository,
+    AdminLogsRepository,
   ],
-  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository],
+  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository, AdminLogsRepository],
 })
 export class AiLogModule {}

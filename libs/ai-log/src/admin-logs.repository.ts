@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { AiLogWithAttempts } from '#libs/ai-log';
 import { type AiLogStatus, type Prisma, PrismaService } from '#libs/database';
-import type { LogCursor, LogFilter } from './log-filter.js';
+import type { AiLogWithAttempts } from './ai-log.repository.js';
+
+/** Which logs an admin list shows; every field narrows it. */
+export interface LogFilter {
+  statuses?: AiLogStatus[];
+  accountId?: string;
+  receivedFrom?: Date;
+  receivedBefore?: Date;
+  errorContains?: string;
+}
+
+/** Where a page ends: the last log's (received_at, id); the next page starts strictly after it. */
+export interface LogCursor {
+  receivedAt: Date;
+  id: string;
+}
 
 /** A log in a list: what an operator scans for, without its input and output. */
 export interface AdminLogRow {
@@ -18,7 +32,7 @@ export interface AdminLogRow {
   uploadedAt: Date | null;
 }
 
-/** Logs of every account, for admins. */
+/** Logs of every account, for admins (libs/admin's views of the queue and of one log). */
 @Injectable()
 export class AdminLogsRepository {
   constructor(private readonly prisma: PrismaService) {}
