@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
 import { AuditModule } from '#libs/audit';
 import { EvidenceModule } from '#libs/evidence';
 import { WeexModule } from '#libs/weex-nest';
-import { AccountOperationsRepository } from './account-operations.repository.js';
 import { AccountOperationsService } from './account-operations.service.js';
 import { AdminLogsService } from './admin-logs.service.js';
 import { DatabasePingRepository } from './database-ping.repository.js';
@@ -16,9 +16,8 @@ import { QueueOverviewService } from './queue-overview.service.js';
 
 /** Monitoring and control of the upload pipeline: admin views and actions, health, metrics. Needs RuntimeModule. */
 @Module({
-  imports: [AiLogModule, WeexModule, EvidenceModule, AuditModule],
+  imports: [AccountsModule, AiLogModule, WeexModule, EvidenceModule, AuditModule],
   providers: [
-    AccountOperationsRepository,
     DatabasePingRepository,
     DueLogsQueue,
     AccountOperationsService,

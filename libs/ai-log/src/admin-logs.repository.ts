@@ -32,7 +32,18 @@ export interface AdminLogRow {
   uploadedAt: Date | null;
 }
 
-/** Logs of every account, for admins (libs/admin's views of the queue and of one log). */
+/** A recent attempt of the account's uploads that did not succeed. */
+export interface FailedAttemptRow {
+  logId: string;
+  startedAt: Date;
+  outcome: string;
+  target: string;
+  httpStatus: number | null;
+  exchangeCode: string | null;
+  exchangeMessage: string | null;
+}
+
+/** Logs of every account and their failed attempts, for admins (libs/admin's views of the logs and of an account). */
 @Injectable()
 export class AdminLogsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -73,5 +84,16 @@ export class AdminLogsRepository {
 
   async status(id: string): Promise<AiLogStatus | undefined> {
     return (await this.prisma.aiLog.findUnique({ where: { id }, select: { status: true } }))?.status;
+  }
+
+  /** The latest attempts of the account's logs that did not end `uploaded`, newest first. */
+  async recentFailedAttempts(accountId: string, limit: number): Promise<FailedAttemptRow[]> {
+    const rows = await this.prisma.uploadAttempt.findMany({
+      where: { outcome: { not: 'uploaded' }, log: { accountId } },
+      orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+      select: { logId: true, startedAt: true, outcome: true, target: true, httpStatus: true, exchangeCode: true, exchangeMessage: true },
+    });
+    return rows;
   }
 }

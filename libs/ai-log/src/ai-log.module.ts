@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#libs/accounts';
 import { IdempotencyModule } from '#libs/idempotency';
 import { WeexModule } from '#libs/weex-nest';
 import { AdminLogsRepository } from './admin-logs.repository.js';
@@ -15,7 +16,7 @@ import { UploadWakeups } from './upload-wakeups.js';
 
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
-  imports: [WeexModule, IdempotencyModule],
+  imports: [WeexModule, IdempotencyModule, AccountsModule],
   providers: [
     AiLogRepository,
     AiLogAppendRepository,

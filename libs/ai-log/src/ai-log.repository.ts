@@ -203,32 +203,6 @@ export class AiLogRepository {
   }
 
   /**
-   * Holds the account's uploads for a reason the exchange gave (e.g. `ip_not_allowlisted`) unless they are paused
-   * already; true when this call held them, so that one alert is raised per hold.
-   */
-  async holdUploads(accountId: string, reason: string): Promise<boolean> {
-    const held = await this.prisma.$executeRaw`
-      UPDATE accounts SET uploads_paused_at = now(), uploads_pause_reason = ${reason} WHERE id = ${accountId} AND uploads_paused_at IS NULL`;
-    return held > 0;
-  }
-
-  /** Accounts whose uploads are held for `reason`. */
-  async accountsHeldFor(reason: string): Promise<string[]> {
-    const rows = await this.prisma.account.findMany({ where: { uploadsPauseReason: reason, uploadsPausedAt: { not: null } }, select: { id: true } });
-    return rows.map((row) => row.id);
-  }
-
-  /** Ends a hold, if the account is still held for `reason` (an admin pause is left alone); says since when it was held. */
-  async releaseHold(accountId: string, reason: string): Promise<Date | null> {
-    const rows = await this.prisma.$queryRaw<Array<{ pausedAt: Date }>>`
-      UPDATE accounts a SET uploads_paused_at = NULL, uploads_pause_reason = NULL
-      FROM (SELECT id, uploads_paused_at FROM accounts WHERE id = ${accountId} FOR UPDATE) before
-      WHERE a.id = before.id AND a.uploads_pause_reason = ${reason} AND a.uploads_paused_at IS NOT NULL
-      RETURNING before.uploads_paused_at AS "pausedAt"`;
-    return rows[0]?.pausedAt ?? null;
-  }
-
-  /**
    * Records one attempt and the state it leads to, together, in one statement; the attempt becomes the next link of its
    * account's receipt chain (docs/audit.md), so that neither can be changed later without trace. `claimedAttempt` is
    * the attempt number the sender's claim made: if that claim lapsed and the log was claimed again meanwhile (a worker
