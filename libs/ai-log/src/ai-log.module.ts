@@ -3,6 +3,7 @@ import { AccountsModule } from '#libs/accounts';
 import { IdempotencyModule } from '#libs/idempotency';
 import { WeexModule } from '#libs/weex-nest';
 import { AdminLogsRepository } from './admin-logs.repository.js';
+import { AuditRows } from './audit-rows.repository.js';
 import { AiLogAppendRepository } from './ai-log-append.repository.js';
 import { AiLogAppender } from './ai-log-appender.js';
 import { AiLogRelay } from './ai-log-relay.js';
@@ -29,7 +30,8 @@ import { UploadWakeups } from './upload-wakeups.js';
     UploadHoldProbe,
     LogStatsRepository,
     AdminLogsRepository,
+    AuditRows,
   ],
-  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository, AdminLogsRepository],
+  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository, AdminLogsRepository, AuditRows],
 })
 export class AiLogModule {}

@@ -85,6 +85,15 @@ export class AiLogRepository {
     });
   }
 
+  /** The account's AI logs whose orderId is one of `ids`, oldest first, with their upload attempts (an order's evidence). */
+  async logsNaming(accountId: string, ids: readonly string[]): Promise<AiLogWithAttempts[]> {
+    return this.prisma.aiLog.findMany({
+      where: { accountId, orderId: { in: ids.map((id) => BigInt(id)) } },
+      include: { attempts: { orderBy: { startedAt: 'asc' } } },
+      orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
   /**
    * Claims the account's longest-due log for sending (`uploading` until `claimMs` from now, one more attempt), unless
    * an admin has paused the account. The drainer claims a log only when the weight to send it is in hand and the
