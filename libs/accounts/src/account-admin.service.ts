@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import type { AgentScope } from '#libs/config';
-import { PrismaService } from '#libs/database';
+import type { Account, AgentKey } from '#libs/database';
 import { AccountClientsLoader } from './account-clients.loader.js';
 import { AccountSecrets } from './account-secrets.js';
 import { AccountsRepository } from './accounts.repository.js';
@@ -39,7 +39,6 @@ const DEFAULT_SCOPES: AgentScope[] = ['logs:write', 'exchange:read'];
 @Injectable()
 export class AccountAdminService {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly secrets: AccountSecrets,
     private readonly loader: AccountClientsLoader,
     private readonly accounts: AccountsRepository,
@@ -48,11 +47,16 @@ export class AccountAdminService {
   async createAccount(dto: CreateAccountDto): Promise<AccountView> {
     const credentialsEnc = this.secrets.seal(dto.id, dto);
     const { id, name, baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit } = dto;
-    const inserted = await this.prisma.$executeRaw`
-      INSERT INTO accounts (id, name, credentials_enc, base_url, spot_base_url, ip_weight_limit, uid_weight_limit)
-      VALUES (${id}, ${name}, ${credentialsEnc}, ${baseUrl ?? null}, ${spotBaseUrl ?? null}, ${ipWeightLimit ?? null}, ${uidWeightLimit ?? null})
-      ON CONFLICT (id) DO NOTHING`;
-    if (inserted === 0) throw new ConflictException(`account ${id} exists already`);
+    const created = await this.accounts.createAccount({
+      id,
+      name,
+      credentialsEnc,
+      baseUrl: baseUrl ?? null,
+      spotBaseUrl: spotBaseUrl ?? null,
+      ipWeightLimit: ipWeightLimit ?? null,
+      uidWeightLimit: uidWeightLimit ?? null,
+    });
+    if (!created) throw new ConflictException(`account ${id} exists already`);
     await this.loader.refresh();
     return this.account(id);
   }
@@ -61,18 +65,17 @@ export class AccountAdminService {
   async replaceCredentials(id: string, dto: AccountCredentialsDto): Promise<AccountView> {
     if (id === DEFAULT_ACCOUNT_ID) throw new ConflictException('the default account takes its credentials from WEEX_API_* variables');
     await this.account(id);
-    await this.prisma.account.update({ where: { id }, data: { credentialsEnc: this.secrets.seal(id, dto) } });
+    await this.accounts.setCredentials(id, this.secrets.seal(id, dto));
     await this.loader.refresh();
     return this.account(id);
   }
 
   async listAccounts(): Promise<AccountView[]> {
-    const rows = await this.prisma.account.findMany({ orderBy: { createdAt: 'asc' } });
-    return rows.map(toAccountView);
+    return (await this.accounts.listAccounts()).map(toAccountView);
   }
 
   async account(id: string): Promise<AccountView> {
-    const row = await this.prisma.account.findUnique({ where: { id } });
+    const row = await this.accounts.findAccount(id);
     if (!row) throw new NotFoundException(`no account ${id}`);
     return toAccountView(row);
   }
@@ -81,22 +84,19 @@ export class AccountAdminService {
   async createAgentKey(dto: CreateAgentKeyDto): Promise<AgentKeyView & { key: string }> {
     await this.account(dto.accountId);
     const key = generateAgentKey();
-    const row = await this.prisma.agentKey.create({
-      data: {
-        id: randomUUID(),
-        accountId: dto.accountId,
-        keyHash: hashAgentKey(key),
-        label: dto.label,
-        scopes: dto.scopes ?? DEFAULT_SCOPES,
-        rateLimitPerMin: dto.rateLimitPerMin ?? null,
-      },
+    const row = await this.accounts.createAgentKey({
+      id: randomUUID(),
+      accountId: dto.accountId,
+      keyHash: hashAgentKey(key),
+      label: dto.label,
+      scopes: dto.scopes ?? DEFAULT_SCOPES,
+      rateLimitPerMin: dto.rateLimitPerMin ?? null,
     });
     return { ...toAgentKeyView(row), key };
   }
 
   async listAgentKeys(accountId?: string): Promise<AgentKeyView[]> {
-    const rows = await this.prisma.agentKey.findMany({ where: accountId ? { accountId } : {}, orderBy: { createdAt: 'asc' } });
-    return rows.map(toAgentKeyView);
+    return (await this.accounts.listAgentKeys(accountId)).map(toAgentKeyView);
   }
 
   /**
@@ -104,19 +104,14 @@ export class AccountAdminService {
    * processes; revoking twice keeps the first time.
    */
   async revokeAgentKey(id: string): Promise<AgentKeyView> {
-    const row = await this.prisma.agentKey.findUnique({ where: { id } });
+    const row = await this.accounts.findAgentKey(id);
     if (!row) throw new NotFoundException(`no agent key ${id}`);
     if (row.revokedAt) return toAgentKeyView(row);
-    const revoked = await this.prisma.agentKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    this.accounts.forgetKeys();
-    return toAgentKeyView(revoked);
+    return toAgentKeyView(await this.accounts.revokeAgentKey(id));
   }
 }
 
-type AccountRow = Awaited<ReturnType<PrismaService['account']['findMany']>>[number];
-type AgentKeyRow = Awaited<ReturnType<PrismaService['agentKey']['findMany']>>[number];
-
-function toAccountView(row: AccountRow): AccountView {
+function toAccountView(row: Account): AccountView {
   return {
     id: row.id,
     name: row.name,
@@ -130,7 +125,7 @@ function toAccountView(row: AccountRow): AccountView {
   };
 }
 
-function toAgentKeyView(row: AgentKeyRow): AgentKeyView {
+function toAgentKeyView(row: AgentKey): AgentKeyView {
   return {
     id: row.id,
     accountId: row.accountId,

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { PrismaService } from '#libs/database';
 import { registerSecret } from '#libs/logging';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AccountSecrets } from './account-secrets.js';
+import { AccountsRepository } from './accounts.repository.js';
 
 /** How often each process picks up accounts added or changed by an admin in another process. */
 const REFRESH_MS = 10_000;
@@ -20,7 +20,7 @@ export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDes
   private readonly loaded = new Map<string, string>();
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly accounts: AccountsRepository,
     private readonly secrets: AccountSecrets,
     private readonly clients: WeexAccountClients,
   ) {}
@@ -37,10 +37,7 @@ export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDes
   }
 
   async refresh(): Promise<void> {
-    const rows = await this.prisma.account.findMany({
-      where: { credentialsEnc: { not: null } },
-      select: { id: true, credentialsEnc: true, baseUrl: true, spotBaseUrl: true, ipWeightLimit: true, uidWeightLimit: true },
-    });
+    const rows = await this.accounts.accountsWithCredentials();
     const seen = new Set<string>();
     for (const { id, credentialsEnc, ...endpoints } of rows) {
       if (id === this.clients.defaultAccountId) continue;
@@ -50,7 +47,7 @@ export class AccountClientsLoader implements OnApplicationBootstrap, OnModuleDes
         continue;
       }
       try {
-        const credentials = this.secrets.open(id, credentialsEnc!);
+        const credentials = this.secrets.open(id, credentialsEnc);
         for (const value of Object.values(credentials)) registerSecret(value);
         this.clients.register(id, { credentials, ...endpoints });
         this.loaded.set(id, version);

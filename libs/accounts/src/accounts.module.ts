@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { WeexModule } from '#libs/weex-nest';
 import { AccountAdminService } from './account-admin.service.js';
 import { AccountClientsLoader } from './account-clients.loader.js';
+import { AccountPausesRepository } from './account-pauses.repository.js';
 import { AccountSecrets } from './account-secrets.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AdminAuthGuard } from './admin-auth.guard.js';
@@ -17,6 +18,7 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
   imports: [WeexModule],
   providers: [
     AccountsRepository,
+    AccountPausesRepository,
     AgentAccessService,
     AgentAuthGuard,
     AgentRateLimiter,
@@ -30,6 +32,7 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
   ],
   exports: [
     AccountsRepository,
+    AccountPausesRepository,
     AgentAccessService,
     AgentAuthGuard,
     AgentRateLimiter,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AgentScope } from '#libs/config';
-import { PrismaService } from '#libs/database';
+import { type Account, type AgentKey, PrismaService } from '#libs/database';
 import { hashAgentKey } from './agent-key.js';
 
 export interface AgentIdentity {
@@ -19,6 +19,21 @@ export interface AgentIdentity {
 export const AGENT_KEY_CACHE_MS = 5_000;
 const CACHE_LIMIT = 10_000;
 
+/** What an account is created with; its credentials sealed already (AccountSecrets). */
+export interface NewAccount {
+  id: string;
+  name: string;
+  credentialsEnc: string;
+  baseUrl: string | null;
+  spotBaseUrl: string | null;
+  ipWeightLimit: number | null;
+  uidWeightLimit: number | null;
+}
+
+/** An account's stored credentials and endpoints, from which each process builds its exchange client. */
+export type AccountClientRow = Pick<Account, 'id' | 'baseUrl' | 'spotBaseUrl' | 'ipWeightLimit' | 'uidWeightLimit'> & { credentialsEnc: string };
+
+/** The owner of `accounts` and `agent_keys`: every read and write of them in libs/accounts goes through here. */
 @Injectable()
 export class AccountsRepository {
   private readonly keys = new Map<string, { agent: AgentIdentity; until: number }>();
@@ -44,6 +59,59 @@ export class AccountsRepository {
       INSERT INTO agent_keys (id, account_id, key_hash, label, scopes)
       VALUES (${randomUUID()}, ${accountId}, ${hashAgentKey(key)}, ${label}, ${[...scopes]}::text[])
       ON CONFLICT (key_hash) DO UPDATE SET scopes = EXCLUDED.scopes`;
+  }
+
+  /** Creates an account; false when one with that id exists already (nothing is changed). */
+  async createAccount(account: NewAccount): Promise<boolean> {
+    const { id, name, credentialsEnc, baseUrl, spotBaseUrl, ipWeightLimit, uidWeightLimit } = account;
+    const inserted = await this.prisma.$executeRaw`
+      INSERT INTO accounts (id, name, credentials_enc, base_url, spot_base_url, ip_weight_limit, uid_weight_limit)
+      VALUES (${id}, ${name}, ${credentialsEnc}, ${baseUrl}, ${spotBaseUrl}, ${ipWeightLimit}, ${uidWeightLimit})
+      ON CONFLICT (id) DO NOTHING`;
+    return inserted > 0;
+  }
+
+  async setCredentials(id: string, credentialsEnc: string): Promise<void> {
+    await this.prisma.account.update({ where: { id }, data: { credentialsEnc } });
+  }
+
+  async findAccount(id: string): Promise<Account | null> {
+    return this.prisma.account.findUnique({ where: { id } });
+  }
+
+  /** Every account, oldest first. */
+  async listAccounts(): Promise<Account[]> {
+    return this.prisma.account.findMany({ orderBy: { createdAt: 'asc' } });
+  }
+
+  /** The accounts with stored credentials (every one but the default account, whose come from config). */
+  async accountsWithCredentials(): Promise<AccountClientRow[]> {
+    const rows = await this.prisma.account.findMany({
+      where: { credentialsEnc: { not: null } },
+      select: { id: true, credentialsEnc: true, baseUrl: true, spotBaseUrl: true, ipWeightLimit: true, uidWeightLimit: true },
+    });
+    // The where clause leaves no null credentials, which Prisma's select type cannot say.
+    return rows as AccountClientRow[];
+  }
+
+  async createAgentKey(key: Pick<AgentKey, 'id' | 'accountId' | 'keyHash' | 'label' | 'scopes' | 'rateLimitPerMin'>): Promise<AgentKey> {
+    return this.prisma.agentKey.create({ data: key });
+  }
+
+  async findAgentKey(id: string): Promise<AgentKey | null> {
+    return this.prisma.agentKey.findUnique({ where: { id } });
+  }
+
+  /** The agent keys of one account, or of all, oldest first. */
+  async listAgentKeys(accountId?: string): Promise<AgentKey[]> {
+    return this.prisma.agentKey.findMany({ where: accountId ? { accountId } : {}, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** Revokes the key now; this process forgets its cached keys at once (others within AGENT_KEY_CACHE_MS). */
+  async revokeAgentKey(id: string): Promise<AgentKey> {
+    const revoked = await this.prisma.agentKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    this.forgetKeys();
+    return revoked;
   }
 
   async findActiveKey(key: string): Promise<AgentIdentity | undefined> {

@@ -1,6 +1,7 @@
 export * from './account-admin.service.js';
 export * from './accounts.module.js';
 export * from './accounts.repository.js';
+export * from './account-pauses.repository.js';
 export * from './admin-auth.guard.js';
 export * from './admin-throttled.exception.js';
 export * from './admin-token.service.js';

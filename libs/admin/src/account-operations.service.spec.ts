@@ -1,12 +1,11 @@
 import { NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AiLogRepository } from '#libs/ai-log';
+import { AccountPausesRepository } from '#libs/accounts';
+import { AdminLogsRepository, AiLogRepository, LogStatsRepository } from '#libs/ai-log';
 import { EvidenceService } from '#libs/evidence';
 import { WeexAccountClients } from '#libs/weex-nest';
-import { AccountOperationsRepository } from './account-operations.repository.js';
 import { AccountOperationsService } from './account-operations.service.js';
 import { DueLogsQueue } from './due-logs-queue.js';
-import { LogStatsRepository } from './log-stats.repository.js';
 
 // Pausing and resuming, decided in a Nest testing module: the repositories and the queue are stand-ins that record what
 // they are asked (test/admin.e2e-spec.ts runs the same against PostgreSQL and a worker).
@@ -27,7 +26,8 @@ async function service(rows: Record<string, { uploadsPausedAt: Date | null; uplo
   const moduleRef = await Test.createTestingModule({
     providers: [
       AccountOperationsService,
-      { provide: AccountOperationsRepository, useValue: accounts },
+      { provide: AccountPausesRepository, useValue: accounts },
+      { provide: AdminLogsRepository, useValue: {} },
       { provide: AiLogRepository, useValue: aiLogs },
       { provide: DueLogsQueue, useValue: queue },
       { provide: LogStatsRepository, useValue: {} },

@@ -1,12 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AiLogRepository } from '#libs/ai-log';
+import { AccountPausesRepository } from '#libs/accounts';
+import { AdminLogsRepository, AiLogRepository, LogStatsRepository, type StatusCounts } from '#libs/ai-log';
 import { EvidenceService, type StreamStateView } from '#libs/evidence';
 import { type BudgetUsage, type WeexClient } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
-import { AccountOperationsRepository } from './account-operations.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 import { clockOffsetOf } from './exchange-probe.js';
-import { type StatusCounts, LogStatsRepository } from './log-stats.repository.js';
 import { withTimeLimit } from './time-limit.js';
 
 const RECENT_ERRORS = 10;
@@ -53,7 +52,8 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 @Injectable()
 export class AccountOperationsService {
   constructor(
-    private readonly accounts: AccountOperationsRepository,
+    private readonly accounts: AccountPausesRepository,
+    private readonly logs: AdminLogsRepository,
     private readonly stats: LogStatsRepository,
     private readonly aiLogs: AiLogRepository,
     private readonly queue: DueLogsQueue,
@@ -87,7 +87,7 @@ export class AccountOperationsService {
     const client = this.clients.forAccount(accountId);
     const [logs, failures, sync, budget, clockOffsetMs] = await Promise.all([
       this.stats.counts(accountId),
-      this.accounts.recentFailedAttempts(accountId, RECENT_ERRORS),
+      this.logs.recentFailedAttempts(accountId, RECENT_ERRORS),
       this.evidence.syncState(accountId),
       client
         ? withTimeLimit(client.budget.usage(), BUDGET_READ_MS, 'the weight budget').then(

@@ -1,5 +1,4 @@
-import { type AiLogView, type AiLogWithAttempts, toAiLogView } from '#libs/ai-log';
-import type { AdminLogRow } from './admin-logs.repository.js';
+import { type AdminLogRow, type AiLogView, type AiLogWithAttempts, toAiLogView } from '#libs/ai-log';
 
 /** A log in the admin list. IDs are strings. */
 export interface AdminLogSummary {

@@ -1,10 +1,9 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { AiLogRepository } from '#libs/ai-log';
+import { AdminLogsRepository, AiLogRepository } from '#libs/ai-log';
 import { GatewayConfig } from '#libs/config';
 import { decodeCursor, encodeCursor, toLogFilter } from './log-filter.js';
 import { DEFAULT_PAGE, type ListLogsQueryDto, type LogFilterDto } from './log-query.dto.js';
 import { type AdminLogSummary, type AdminLogView, toAdminLogSummary, toAdminLogView } from './admin-log.view.js';
-import { AdminLogsRepository } from './admin-logs.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,29 +1,24 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
 import { AuditModule } from '#libs/audit';
 import { EvidenceModule } from '#libs/evidence';
 import { WeexModule } from '#libs/weex-nest';
-import { AccountOperationsRepository } from './account-operations.repository.js';
 import { AccountOperationsService } from './account-operations.service.js';
-import { AdminLogsRepository } from './admin-logs.repository.js';
 import { AdminLogsService } from './admin-logs.service.js';
 import { DatabasePingRepository } from './database-ping.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 import { ExchangeProbe } from './exchange-probe.js';
 import { HealthService } from './health.service.js';
-import { LogStatsRepository } from './log-stats.repository.js';
 import { MetricsService } from './metrics.service.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';
 
 /** Monitoring and control of the upload pipeline: admin views and actions, health, metrics. Needs RuntimeModule. */
 @Module({
-  imports: [AiLogModule, WeexModule, EvidenceModule, AuditModule],
+  imports: [AccountsModule, AiLogModule, WeexModule, EvidenceModule, AuditModule],
   providers: [
-    AccountOperationsRepository,
-    AdminLogsRepository,
     DatabasePingRepository,
-    LogStatsRepository,
     DueLogsQueue,
     AccountOperationsService,
     AdminLogsService,

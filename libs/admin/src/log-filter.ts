@@ -1,20 +1,7 @@
+import type { LogCursor, LogFilter } from '#libs/ai-log';
 import type { AiLogStatus } from '#libs/database';
 import { ValidationFailedException } from '#libs/validation';
 import { type LogFilterDto, parseInstant } from './log-query.dto.js';
-
-export interface LogFilter {
-  statuses?: AiLogStatus[];
-  accountId?: string;
-  receivedFrom?: Date;
-  receivedBefore?: Date;
-  errorContains?: string;
-}
-
-/** Where a page ends: the last log's (received_at, id); the next page starts strictly after it. */
-export interface LogCursor {
-  receivedAt: Date;
-  id: string;
-}
 
 /** Turns a validated filter into dates, checking what one field alone cannot: the window's order. */
 export function toLogFilter(dto: LogFilterDto & { status?: string }): LogFilter {

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { AccountPausesRepository } from '#libs/accounts';
 import { AuditCheckRepository } from '#libs/audit';
 import { WeexAccountClients } from '#libs/weex-nest';
-import { AccountOperationsRepository } from './account-operations.repository.js';
 import { clockOffsetOf } from './exchange-probe.js';
-import { LATENCY_BUCKETS_MS, LogStatsRepository } from './log-stats.repository.js';
+import { LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
 import { PrecountedHistogram } from './precounted-histogram.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';
@@ -106,7 +106,7 @@ export class MetricsService {
   constructor(
     private readonly stats: LogStatsRepository,
     private readonly queue: QueueOverviewService,
-    private readonly accounts: AccountOperationsRepository,
+    private readonly accounts: AccountPausesRepository,
     private readonly clients: WeexAccountClients,
     private readonly checks: AuditCheckRepository,
     private readonly process: ProcessMetrics,

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
-import { LogStatsRepository, type StatusCounts } from './log-stats.repository.js';
+import { LogStatsRepository, type StatusCounts } from '#libs/ai-log';
 import { withTimeLimit } from './time-limit.js';
 
 const COUNTS_WAIT_MS = 2_000;

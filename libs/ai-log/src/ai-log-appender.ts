@@ -1,28 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type CanonicalLogParts, chainHash, GENESIS_HASH, joinCanonicalLog } from '#libs/audit-chain';
 import { crashHere, GatewayConfig } from '#libs/config';
-import { SqlPool } from '#libs/database';
 import { type IdempotencyClaim, IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import type { PoolClient } from 'pg';
+import { AiLogAppendRepository, type LogToAppend } from './ai-log-append.repository.js';
 import { GroupCommit } from './group-commit.js';
 import { isDataException, LogNotStorableException, tiedToItsData } from './log-not-storable.exception.js';
-
-/**
- * A validated log ready to be stored: its input and output as the JSON text to upload, and its canonical form for the
- * chain hash but for `receivedAt` and `seq` (made before the chain's lock is taken).
- */
-export interface LogToAppend {
-  id: string;
-  accountId: string;
-  agentKeyId: string;
-  orderId: string | null;
-  stage: string;
-  model: string;
-  input: string;
-  output: string;
-  canonical: CanonicalLogParts;
-  explanation: string;
-}
 
 /** An Idempotency-Key to record with a request's logs, and its answer, made once the commit time is known. */
 export interface KeyToRecord {
@@ -66,7 +48,7 @@ export class AiLogAppender {
   private readonly crashAfterCommit: boolean;
 
   constructor(
-    private readonly sql: SqlPool,
+    private readonly rows: AiLogAppendRepository,
     private readonly keys: IdempotencyRepository,
     config: GatewayConfig,
   ) {
@@ -94,13 +76,13 @@ export class AiLogAppender {
    * insert the logs and move the heads, COMMIT.
    */
   private async write(requests: AppendRequest[]): Promise<AppendOutcome[]> {
-    const outcomes = await this.sql.transaction(async (client) => {
+    const outcomes = await this.rows.transaction(async (client) => {
       const receivedAt = new Date();
       const accounts = [...new Set(requests.flatMap((r) => r.logs.map((log) => log.accountId)))].sort();
-      const head = await lockHeads(client, accounts);
+      const head = await this.rows.lockHeads(client, accounts);
       const taken = await this.recordKeys(client, requests, receivedAt);
       const logs = requests.filter((_, i) => !taken[i]).flatMap((r) => r.logs);
-      if (logs.length > 0) await insertLogs(client, logs, head, receivedAt);
+      if (logs.length > 0) await this.rows.insert(client, logs, head, receivedAt);
       if (this.crashBeforeCommit) crashHere();
       return requests.map((_, i): AppendOutcome => (taken[i] ? 'taken' : receivedAt));
     });
@@ -119,73 +101,4 @@ export class AiLogAppender {
     const lost = new Set(keyed.filter((_, i) => !recorded[i]));
     return requests.map((r) => lost.has(r));
   }
-}
-
-type Heads = Map<string, { seq: bigint; hash: string }>;
-
-/**
- * Locks the accounts' chain heads in account order, so that two processes never wait on each other in a cycle; an
- * account's first log creates its head first.
- */
-async function lockHeads(client: PoolClient, accounts: string[]): Promise<Heads> {
-  let heads = await selectHeads(client, accounts);
-  if (heads.length < accounts.length) {
-    await client.query(`INSERT INTO audit_heads (account_id, seq, hash) SELECT a, 0, $2 FROM unnest($1::text[]) AS a ON CONFLICT (account_id) DO NOTHING`, [
-      accounts,
-      GENESIS_HASH,
-    ]);
-    heads = await selectHeads(client, accounts);
-  }
-  return new Map(heads.map((h) => [h.account_id, { seq: BigInt(h.seq), hash: h.hash }]));
-}
-
-async function selectHeads(client: PoolClient, accounts: string[]): Promise<Array<{ account_id: string; seq: string; hash: string }>> {
-  const { rows } = await client.query<{ account_id: string; seq: string; hash: string }>(
-    'SELECT account_id, seq::text AS seq, hash FROM audit_heads WHERE account_id = ANY($1::text[]) ORDER BY account_id FOR UPDATE',
-    [accounts],
-  );
-  return rows;
-}
-
-/** Numbers and hashes the logs after their accounts' heads, inserts them and moves the heads: one statement. */
-async function insertLogs(client: PoolClient, logs: LogToAppend[], head: Heads, receivedAt: Date): Promise<void> {
-  const receivedIso = receivedAt.toISOString();
-  // The rows travel as one JSON document (pg would escape array elements in JS), input and output in it as JSON
-  // rather than as strings, so that neither side escapes them again; PostgreSQL's json type keeps their text.
-  const rows = logs.map((log, i) => {
-    const previous = head.get(log.accountId)!;
-    const next = previous.seq + 1n;
-    const seq = next.toString();
-    const hash = chainHash(previous.hash, joinCanonicalLog(log.canonical, receivedIso, seq));
-    head.set(log.accountId, { seq: next, hash });
-    const fields = JSON.stringify({
-      id: log.id,
-      account_id: log.accountId,
-      agent_key_id: log.agentKeyId,
-      order_id: log.orderId,
-      stage: log.stage,
-      model: log.model,
-      explanation: log.explanation,
-      seq,
-      prev_hash: previous.hash,
-      hash,
-    });
-    // The document's brackets go on its first and last rows, so that join makes it as one flat string (pg would
-    // otherwise flatten '[' + joined + ']' once more, a copy of the whole group).
-    return `${i === 0 ? '[' : ''}${fields.slice(0, -1)},"input":${log.input},"output":${log.output}}${i === logs.length - 1 ? ']' : ''}`;
-  });
-  const movedHeads = [...head.entries()].map(([account_id, h]) => ({ account_id, seq: h.seq.toString(), hash: h.hash }));
-  await client.query(
-    `WITH inserted AS (
-       INSERT INTO ai_logs (id, account_id, agent_key_id, order_id, stage, model, input, output, explanation,
-                            received_at, next_attempt_at, updated_at, seq, prev_hash, hash)
-       SELECT id, account_id, agent_key_id, order_id, stage, model, input::text, output::text, explanation, $2, $2, $2, seq, prev_hash, hash
-       FROM json_to_recordset($1::json) AS v(id uuid, account_id text, agent_key_id text, order_id bigint, stage text,
-            model text, input json, output json, explanation text, seq bigint, prev_hash text, hash text)
-     )
-     UPDATE audit_heads SET seq = h.seq, hash = h.hash, updated_at = $2
-     FROM json_to_recordset($3::json) AS h(account_id text, seq bigint, hash text)
-     WHERE audit_heads.account_id = h.account_id`,
-    [rows.join(','), receivedAt, JSON.stringify(movedHeads)],
-  );
 }

@@ -1,4 +1,5 @@
 import { Test } from '@nestjs/testing';
+import { AccountPausesRepository } from '#libs/accounts';
 import { GatewayConfig } from '#libs/config';
 import { AiLogStatus, type AiLog } from '#libs/database';
 import { WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
@@ -43,13 +44,14 @@ async function uploaderWith(answer: () => Promise<unknown>, replaced = false) {
       finished.push({ status, reason, next, outcome: record.outcome });
     },
     release: async () => void calls.release++,
-    holdUploads: async (...args: string[]) => (calls.holdUploads.push(args), true),
   };
+  const pauses = { holdUploads: async (...args: string[]) => (calls.holdUploads.push(args), true) };
   const clients = { replacedSince: async () => replaced };
   const moduleRef = await Test.createTestingModule({
     providers: [
       AiLogUploader,
       { provide: AiLogRepository, useValue: repository },
+      { provide: AccountPausesRepository, useValue: pauses },
       { provide: WeexAccountClients, useValue: clients },
       { provide: GatewayConfig, useValue: config },
     ],

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AccountPausesRepository } from '#libs/accounts';
 import { GatewayConfig } from '#libs/config';
 import { AiLogStatus, type AiLog } from '#libs/database';
 import { backoffDelay, type UploadAiLogResult, WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
@@ -18,6 +19,7 @@ export class AiLogUploader {
 
   constructor(
     private readonly repository: AiLogRepository,
+    private readonly pauses: AccountPausesRepository,
     private readonly clients: WeexAccountClients,
     private readonly config: GatewayConfig,
   ) {}
@@ -70,7 +72,7 @@ export class AiLogUploader {
     };
     const reason = `${error.kind}: ${error.message}; uploads held (${IP_NOT_ALLOWLISTED}) until the exchange answers this server's IP`;
     await this.repository.finishAttempt(log.id, log.attemptCount, record, AiLogStatus.retrying, reason, new Date());
-    if (await this.repository.holdUploads(log.accountId, IP_NOT_ALLOWLISTED)) {
+    if (await this.pauses.holdUploads(log.accountId, IP_NOT_ALLOWLISTED)) {
       this.logger.error(
         `ALERT account ${log.accountId}: uploads held (${IP_NOT_ALLOWLISTED}): ${attempt.url} answered HTTP 521, WEEX's answer to an IP ` +
           `not on the API key's allowlist. Allowlist this server's IP for the key; uploads resume when the exchange answers again, or on POST /admin/accounts/${log.accountId}/resume. Logs wait; none fails for this.`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { canonicalReceiptPieces, GENESIS_HASH, storableText } from '#libs/audit-chain';
-import { type AiLog, AiLogStatus, Prisma, PrismaService, type UploadAttempt } from '#libs/database';
+import { type AiLog, AiLogStatus, type Column, Prisma, PrismaService, type UploadAttempt } from '#libs/database';
 
 export interface AttemptRecord {
   target: 'simulator' | 'exchange';
@@ -39,6 +39,40 @@ export interface FailedLogFilter {
   errorContains?: string;
 }
 
+/**
+ * What claimNext returns of the claimed row `l`: every field of AiLog, read from its column (status as text) and named
+ * as the field, so that the row is an AiLog. A field the model gains, loses or renames fails to compile here. Made once,
+ * at load.
+ */
+const CLAIMED_LOG: { [F in keyof AiLog]: `l.${Column<F>}${'' | '::text'}` } = {
+  id: 'l.id',
+  accountId: 'l.account_id',
+  agentKeyId: 'l.agent_key_id',
+  orderId: 'l.order_id',
+  stage: 'l.stage',
+  model: 'l.model',
+  input: 'l.input',
+  output: 'l.output',
+  explanation: 'l.explanation',
+  status: 'l.status::text',
+  attemptCount: 'l.attempt_count',
+  lastError: 'l.last_error',
+  nextAttemptAt: 'l.next_attempt_at',
+  claimedUntil: 'l.claimed_until',
+  receivedAt: 'l.received_at',
+  uploadedAt: 'l.uploaded_at',
+  retriedAt: 'l.retried_at',
+  updatedAt: 'l.updated_at',
+  seq: 'l.seq',
+  prevHash: 'l.prev_hash',
+  hash: 'l.hash',
+};
+const RETURNING_CLAIMED_LOG = Prisma.raw(
+  Object.entries(CLAIMED_LOG)
+    .map(([field, column]) => `${column} AS "${field}"`)
+    .join(', '),
+);
+
 /** The AI-log tables. The database is the source of truth for a log's state; the queue only wakes the worker. */
 @Injectable()
 export class AiLogRepository {
@@ -48,6 +82,15 @@ export class AiLogRepository {
     return this.prisma.aiLog.findFirst({
       where: { id, accountId },
       include: { attempts: { orderBy: { startedAt: 'asc' } } },
+    });
+  }
+
+  /** The account's AI logs whose orderId is one of `ids`, oldest first, with their upload attempts (an order's evidence). */
+  async logsNaming(accountId: string, ids: readonly string[]): Promise<AiLogWithAttempts[]> {
+    return this.prisma.aiLog.findMany({
+      where: { accountId, orderId: { in: ids.map((id) => BigInt(id)) } },
+      include: { attempts: { orderBy: { startedAt: 'asc' } } },
+      orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
     });
   }
 
@@ -71,11 +114,7 @@ export class AiLogRepository {
         UPDATE ai_logs l
         SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${new Date(now.getTime() + claimMs)}, updated_at = ${now}
         FROM target t WHERE l.id = t.id
-        RETURNING l.id, l.account_id AS "accountId", l.agent_key_id AS "agentKeyId", l.order_id AS "orderId", l.stage, l.model,
-          l.input, l.output, l.explanation, l.status::text AS status, l.attempt_count AS "attemptCount", l.last_error AS "lastError",
-          l.next_attempt_at AS "nextAttemptAt", l.claimed_until AS "claimedUntil", l.received_at AS "receivedAt",
-          l.uploaded_at AS "uploadedAt", l.retried_at AS "retriedAt", l.updated_at AS "updatedAt", l.seq,
-          l.prev_hash AS "prevHash", l.hash
+        RETURNING ${RETURNING_CLAIMED_LOG}
       )
       SELECT (SELECT paused FROM account) AS paused, claimed.* FROM (SELECT 1) AS one LEFT JOIN claimed ON true`;
     const { paused, ...log } = row;
@@ -170,32 +209,6 @@ export class AiLogRepository {
         retried_at = CASE WHEN ${pausedAt}::timestamptz IS NULL THEN retried_at
           ELSE coalesce(retried_at, received_at) + (${now}::timestamptz - greatest(coalesce(retried_at, received_at), ${pausedAt}::timestamptz)) END
       WHERE account_id = ${accountId} AND status IN ('queued', 'retrying')`;
-  }
-
-  /**
-   * Holds the account's uploads for a reason the exchange gave (e.g. `ip_not_allowlisted`) unless they are paused
-   * already; true when this call held them, so that one alert is raised per hold.
-   */
-  async holdUploads(accountId: string, reason: string): Promise<boolean> {
-    const held = await this.prisma.$executeRaw`
-      UPDATE accounts SET uploads_paused_at = now(), uploads_pause_reason = ${reason} WHERE id = ${accountId} AND uploads_paused_at IS NULL`;
-    return held > 0;
-  }
-
-  /** Accounts whose uploads are held for `reason`. */
-  async accountsHeldFor(reason: string): Promise<string[]> {
-    const rows = await this.prisma.account.findMany({ where: { uploadsPauseReason: reason, uploadsPausedAt: { not: null } }, select: { id: true } });
-    return rows.map((row) => row.id);
-  }
-
-  /** Ends a hold, if the account is still held for `reason` (an admin pause is left alone); says since when it was held. */
-  async releaseHold(accountId: string, reason: string): Promise<Date | null> {
-    const rows = await this.prisma.$queryRaw<Array<{ pausedAt: Date }>>`
-      UPDATE accounts a SET uploads_paused_at = NULL, uploads_pause_reason = NULL
-      FROM (SELECT id, uploads_paused_at FROM accounts WHERE id = ${accountId} FOR UPDATE) before
-      WHERE a.id = before.id AND a.uploads_pause_reason = ${reason} AND a.uploads_paused_at IS NOT NULL
-      RETURNING before.uploads_paused_at AS "pausedAt"`;
-    return rows[0]?.pausedAt ?? null;
   }
 
   /**

@@ -9,5 +9,8 @@ export * from './account-drainer.js';
 export * from './upload-wakeups.js';
 export * from './ai-log-batch.js';
 export * from './ai-log.repository.js';
+export * from './log-stats.repository.js';
+export * from './admin-logs.repository.js';
+export * from './audit-rows.repository.js';
 export * from './read-ai-log.js';
 export * from './upload-hold-probe.js';

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AccountPausesRepository } from '#libs/accounts';
 import { WeexApiError } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { IP_NOT_ALLOWLISTED } from './ai-log-uploader.js';
@@ -19,6 +20,7 @@ export class UploadHoldProbe {
 
   constructor(
     private readonly repository: AiLogRepository,
+    private readonly pauses: AccountPausesRepository,
     private readonly clients: WeexAccountClients,
     private readonly wakeups: UploadWakeups,
   ) {}
@@ -26,9 +28,9 @@ export class UploadHoldProbe {
   /** Probes every held account once; returns the accounts it resumed. */
   async probe(): Promise<string[]> {
     const resumed: string[] = [];
-    for (const accountId of await this.repository.accountsHeldFor(IP_NOT_ALLOWLISTED)) {
+    for (const accountId of await this.pauses.accountsHeldFor(IP_NOT_ALLOWLISTED)) {
       if (!(await this.answers(accountId))) continue;
-      const heldSince = await this.repository.releaseHold(accountId, IP_NOT_ALLOWLISTED);
+      const heldSince = await this.pauses.releaseHold(accountId, IP_NOT_ALLOWLISTED);
       if (heldSince === null) continue; // an admin resumed or paused it meanwhile
       const queued = await this.repository.makeDueNow(accountId, heldSince);
       await this.wakeups.wake([accountId]);

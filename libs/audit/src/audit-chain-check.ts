@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
 import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
-import { acceptedLog, AuditRows, type ChainHeads, type Link, uploadReceipt } from './audit-rows.repository.js';
+import { acceptedLog, AuditRows, type ChainHeads, type Link, uploadReceipt } from '#libs/ai-log';
 
 type Chain = 'logs' | 'receipts';
 

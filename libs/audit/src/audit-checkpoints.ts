@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type CheckpointStatement, keyIdOf, signCheckpoint } from '#libs/audit-chain';
 import { AuditChainCheck, type AuditCheckView, type Finding } from './audit-chain-check.js';
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
-import { AuditRows, type ChainHeads, type Link } from './audit-rows.repository.js';
+import { AuditRows, type ChainHeads, type Link } from '#libs/ai-log';
 import { AuditSigner } from './audit-signer.js';
 
 export interface ChainHead {

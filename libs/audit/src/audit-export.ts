@@ -15,7 +15,7 @@ import {
 } from '#libs/audit-chain';
 import { stringifyJson } from '#libs/common';
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
-import { acceptedLog, AuditRows, type LogRow, uploadReceipt } from './audit-rows.repository.js';
+import { acceptedLog, AuditRows, type LogRow, uploadReceipt } from '#libs/ai-log';
 import { AuditSigner } from './audit-signer.js';
 
 const PAGE = 500;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AiLogModule } from '#libs/ai-log';
 import { EvidenceModule } from '#libs/evidence';
 import { AuditReportService } from './report/audit-report.service.js';
 import { AuditChainCheck } from './audit-chain-check.js';
@@ -6,16 +7,15 @@ import { AuditCheckRepository } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
 import { AuditCheckpoints } from './audit-checkpoints.js';
 import { AuditExport } from './audit-export.js';
-import { AuditRows } from './audit-rows.repository.js';
 import { AuditSigner } from './audit-signer.js';
 
 /**
- * The audit trail's read side, its server-side check and checkpoints (the chains themselves are written by libs/ai-log:
- * logs at ingest, receipts when an upload attempt is recorded).
+ * The audit trail's read side, its server-side check and checkpoints (the chains themselves are libs/ai-log's:
+ * logs written at ingest, receipts when an upload attempt is recorded, both read through its AuditRows).
  */
 @Module({
-  imports: [EvidenceModule],
-  providers: [AuditSigner, AuditRows, AuditCheckRepository, AuditCheckpointRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
+  imports: [AiLogModule, EvidenceModule],
+  providers: [AuditSigner, AuditCheckRepository, AuditCheckpointRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
   exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
 })
 export class AuditModule {}

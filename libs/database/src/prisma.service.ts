@@ -3,7 +3,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client.js';
 
 /**
- * The one Prisma client of a process. Only repositories use it. It disconnects in the last shutdown phase, after
+ * The one Prisma client of a process. Only repositories (`*.repository.ts`, each in the lib that owns its tables:
+ * docs/architecture.md, Data) use it; services, controllers and tasks call them. It disconnects in the last shutdown phase, after
  * workers have finished (and recorded) their in-flight jobs in onModuleDestroy.
  */
 @Injectable()

@@ -3,8 +3,9 @@ import pg from 'pg';
 
 /**
  * A small pg pool beside Prisma, for the one hot path where Prisma's per-statement overhead shows: the group-commit
- * transaction of ingest (measured: Prisma's runtime was a fifth of the API's CPU under load, docs/benchmarks.md).
- * Everything else goes through PrismaService.
+ * transaction of ingest (measured: Prisma's runtime was a fifth of the API's CPU under load, docs/benchmarks.md), used by
+ * its repositories (AiLogAppendRepository, and IdempotencyRepository within that transaction). Everything else goes
+ * through PrismaService.
  */
 @Injectable()
 export class SqlPool extends pg.Pool implements OnApplicationShutdown {

@@ -24,6 +24,15 @@ export interface UncoveredOrderRow {
   coverage: Exclude<OrderCoverage, 'covered'>;
 }
 
+/** A fill, with its trade's JSON, and whether an uploaded log covers it. */
+export interface FillRow {
+  at: Date;
+  orderId: string;
+  symbol: string;
+  data: string;
+  covered: boolean;
+}
+
 export interface UnmatchedLogRow {
   id: string;
   orderId: string;
@@ -62,7 +71,7 @@ const classifiedOrders = (accountId: string, from: Date, to: Date) => Prisma.sql
     FROM orders
   )`;
 
-/** The queries behind /v1/compliance/coverage. Every one is scoped to the account. */
+/** The queries behind /v1/compliance/coverage and the report's fills. Every one is scoped to the account. */
 @Injectable()
 export class CoverageRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -91,6 +100,28 @@ export class CoverageRepository {
           WHERE a.account_id = t.account_id AND a.status = 'uploaded' AND ${namesOrder('a', 't.account_id', 't.order_id')}) AS covered
         FROM exchange_trades t WHERE t.account_id = ${accountId} AND t.time BETWEEN ${from} AND ${to}) f`;
     return row;
+  }
+
+  /**
+   * The fills of [from, to), newest first, at most `limit`, for the report's timeline. A fill is covered when an
+   * uploaded log names its order, or the plan order that placed it (the report's rule: not the attached-order link).
+   */
+  async fills(accountId: string, from: Date, to: Date, limit: number): Promise<FillRow[]> {
+    return this.prisma.$queryRaw<FillRow[]>`
+      SELECT t.time AS at, t.order_id::text AS "orderId", t.symbol, t.data,
+             EXISTS (SELECT 1 FROM ai_logs l WHERE l.account_id = t.account_id AND l.status = 'uploaded'
+                       AND (l.order_id = t.order_id OR l.order_id IN (SELECT p.algo_id FROM exchange_plan_orders p
+                                                                      WHERE p.account_id = t.account_id AND p.actual_order_id = t.order_id))) AS covered
+      FROM exchange_trades t
+      WHERE t.account_id = ${accountId} AND t.time >= ${from} AND t.time < ${to}
+      ORDER BY t.time DESC LIMIT ${limit}`;
+  }
+
+  /** How many fills the account had in [from, to). */
+  async countFills(accountId: string, from: Date, to: Date): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM exchange_trades WHERE account_id = ${accountId} AND time >= ${from} AND time < ${to}`;
+    return row?.n ?? 0;
   }
 
   /** Logs received in the window whose orderId names no known order or plan order; oldest first, at most `limit`, with the total. */

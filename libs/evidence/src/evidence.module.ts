@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AiLogModule } from '#libs/ai-log';
 import { WeexModule } from '#libs/weex-nest';
 import { AccountLocks } from './account-lock.js';
 import { CoverageRepository } from './coverage.repository.js';
@@ -13,8 +14,8 @@ import { SyncStateRepository } from './sync-state.repository.js';
  * worker), and the queries that link them to AI logs (served by the API). Needs DatabaseModule and ConfigModule.
  */
 @Module({
-  imports: [WeexModule],
+  imports: [AiLogModule, WeexModule],
   providers: [AccountLocks, EvidenceStore, SyncStateRepository, EvidenceRepository, CoverageRepository, EvidenceSyncService, EvidenceService],
-  exports: [EvidenceSyncService, EvidenceService],
+  exports: [EvidenceSyncService, EvidenceService, CoverageRepository],
 })
 export class EvidenceModule {}

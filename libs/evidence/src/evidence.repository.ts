@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AiLog, PrismaService, type UploadAttempt } from '#libs/database';
+import { PrismaService } from '#libs/database';
 
 export interface StoredRecord {
   /** The record's JSON as the exchange client normalised it (IDs as digit strings). */
@@ -13,8 +13,6 @@ export interface PlanOrderRecord {
   algoStatus: string;
   data: string;
 }
-
-export type LogWithAttempts = AiLog & { attempts: UploadAttempt[] };
 
 /** Reads behind the evidence of one order. Every query is scoped to the account. */
 @Injectable()
@@ -44,14 +42,5 @@ export class EvidenceRepository {
       ORDER BY algo_id = ${orderId}::bigint DESC, created_at, algo_id LIMIT 1`;
     const row = rows[0];
     return row && { algoId: row.algo_id, actualOrderId: row.actual_order_id, algoStatus: row.algo_status, data: row.data };
-  }
-
-  /** The account's AI logs whose orderId is one of `ids`, oldest first, with their upload attempts. */
-  async logsNaming(accountId: string, ids: readonly string[]): Promise<LogWithAttempts[]> {
-    return this.prisma.aiLog.findMany({
-      where: { accountId, orderId: { in: ids.map((id) => BigInt(id)) } },
-      include: { attempts: { orderBy: { startedAt: 'asc' } } },
-      orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
-    });
   }
 }

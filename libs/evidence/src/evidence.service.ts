@@ -1,13 +1,13 @@
 import { Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { parseJson } from '#libs/common';
-import { readOrderId } from '#libs/ai-log';
+import { AiLogRepository, type AiLogWithAttempts, readOrderId } from '#libs/ai-log';
 import { ValidationFailedException } from '#libs/validation';
 import { WeexApiError } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import type { CoverageWindow } from './coverage-query.dto.js';
 import { CoverageRepository, type OrderCoverage } from './coverage.repository.js';
 import { EvidenceStore } from './evidence-store.repository.js';
-import { EvidenceRepository, type LogWithAttempts, type PlanOrderRecord, type StoredRecord } from './evidence.repository.js';
+import { EvidenceRepository, type PlanOrderRecord, type StoredRecord } from './evidence.repository.js';
 import type { CoverageView, EvidenceLogView, OrderEvidenceView, PlanOrderLink, SyncStateView, UploadReceiptView } from './evidence.views.js';
 import { type StreamState, SyncStateRepository } from './sync-state.repository.js';
 
@@ -19,6 +19,7 @@ const LATEST_ATTEMPTS = 3;
 export class EvidenceService {
   constructor(
     private readonly evidence: EvidenceRepository,
+    private readonly aiLogs: AiLogRepository,
     private readonly coverageQueries: CoverageRepository,
     private readonly state: SyncStateRepository,
     private readonly store: EvidenceStore,
@@ -43,7 +44,7 @@ export class EvidenceService {
     // The order a plan order listed under its algoId was attached to: a log naming that order decided this one too.
     const attached = link === 'self' ? (plan?.actualOrderId ?? undefined) : undefined;
     const named = [orderId, ...(plan && plan.algoId !== orderId ? [plan.algoId] : []), ...(attached ? [attached] : [])];
-    const logs = await this.evidence.logsNaming(accountId, named);
+    const logs = await this.aiLogs.logsNaming(accountId, named);
     return {
       orderId,
       coverage: coverageOf(logs),
@@ -120,7 +121,7 @@ function orderNotFound(orderId: string, why: string): NotFoundException {
   return new NotFoundException({ code: 'ORDER_NOT_FOUND', message: `orderId ${orderId} is not a known order of this account: ${why}` });
 }
 
-function coverageOf(logs: readonly LogWithAttempts[]): OrderCoverage {
+function coverageOf(logs: readonly AiLogWithAttempts[]): OrderCoverage {
   if (logs.some((l) => l.status === 'uploaded')) return 'covered';
   if (logs.some((l) => PENDING.has(l.status))) return 'pending';
   return logs.length > 0 ? 'failed' : 'missing';
@@ -132,7 +133,7 @@ function planOrderLink(plan: PlanOrderRecord, orderId: string): PlanOrderLink {
   return plan.algoStatus === 'TRIGGERED' ? 'placed' : 'attached';
 }
 
-function toLogView(log: LogWithAttempts, orderId: string, attached: string | undefined): EvidenceLogView {
+function toLogView(log: AiLogWithAttempts, orderId: string, attached: string | undefined): EvidenceLogView {
   const receipt = log.status === 'uploaded' ? log.attempts.findLast((a) => a.outcome === 'uploaded') : undefined;
   const named = log.orderId!.toString();
   return {
@@ -150,7 +151,7 @@ function toLogView(log: LogWithAttempts, orderId: string, attached: string | und
   };
 }
 
-function toReceipt(a: LogWithAttempts['attempts'][number]): UploadReceiptView {
+function toReceipt(a: AiLogWithAttempts['attempts'][number]): UploadReceiptView {
   return {
     at: a.startedAt.toISOString(),
     finishedAt: a.finishedAt.toISOString(),

@@ -73,7 +73,7 @@ export interface ChainCounts {
 const LOG_COLUMNS = Prisma.raw(`l.id::text, l.account_id, l.agent_key_id, l.seq::text AS seq, l.prev_hash, l.hash, l.received_at,
   l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.status::text AS status`);
 
-/** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for the export and the check. */
+/** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for libs/audit's export and check. */
 @Injectable()
 export class AuditRows {
   constructor(private readonly prisma: PrismaService) {}

@@ -23,11 +23,31 @@ export interface AnswerCount {
   count: number;
 }
 
+/** A log as a point on a timeline: when, which order, which model, how its upload stands. */
+export interface DecisionPoint {
+  at: Date;
+  orderId: string | null;
+  model: string;
+  status: string;
+}
+
+/** One model's logs in a window. */
+export interface ModelSummary {
+  model: string;
+  logs: number;
+  uploaded: number;
+  first: Date;
+  last: Date;
+}
+
 export function zeroCounts(): StatusCounts {
   return Object.fromEntries(Object.values(AiLogStatus).map((s) => [s, 0])) as StatusCounts;
 }
 
-/** Aggregates over ai_logs and upload_attempts, for the admin overview and the metrics. */
+/**
+ * Aggregates and summaries over ai_logs and upload_attempts, for the admin overview, the metrics (libs/admin) and the
+ * judges' report (libs/audit), which read these tables only through here.
+ */
 @Injectable()
 export class LogStatsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -52,6 +72,30 @@ export class LogStatsRepository {
     const counts = zeroCounts();
     for (const row of rows) counts[row.status] = Number(row.n);
     return counts;
+  }
+
+  /** The account's logs received in [from, to), newest first, at most `limit`. */
+  async decisions(accountId: string, from: Date, to: Date, limit: number): Promise<DecisionPoint[]> {
+    return this.prisma.$queryRaw<DecisionPoint[]>`
+      SELECT received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
+      WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
+      ORDER BY received_at DESC LIMIT ${limit}`;
+  }
+
+  /** How many logs the account had received in [from, to). */
+  async countReceived(accountId: string, from: Date, to: Date): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}`;
+    return row?.n ?? 0;
+  }
+
+  /** The account's logs received in [from, to) by model, the busiest first. */
+  async byModel(accountId: string, from: Date, to: Date): Promise<ModelSummary[]> {
+    return this.prisma.$queryRaw<ModelSummary[]>`
+      SELECT model, count(*)::int AS logs, count(*) FILTER (WHERE status = 'uploaded')::int AS uploaded,
+             min(received_at) AS first, max(received_at) AS last
+      FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
+      GROUP BY model ORDER BY count(*) DESC`;
   }
 
   /** The latency histogram of every attempt recorded, by outcome, counted in one pass. */

@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { AiLogWithAttempts } from '#libs/ai-log';
 import { type AiLogStatus, type Prisma, PrismaService } from '#libs/database';
-import type { LogCursor, LogFilter } from './log-filter.js';
+import type { AiLogWithAttempts } from './ai-log.repository.js';
+
+/** Which logs an admin list shows; every field narrows it. */
+export interface LogFilter {
+  statuses?: AiLogStatus[];
+  accountId?: string;
+  receivedFrom?: Date;
+  receivedBefore?: Date;
+  errorContains?: string;
+}
+
+/** Where a page ends: the last log's (received_at, id); the next page starts strictly after it. */
+export interface LogCursor {
+  receivedAt: Date;
+  id: string;
+}
 
 /** A log in a list: what an operator scans for, without its input and output. */
 export interface AdminLogRow {
@@ -18,7 +32,18 @@ export interface AdminLogRow {
   uploadedAt: Date | null;
 }
 
-/** Logs of every account, for admins. */
+/** A recent attempt of the account's uploads that did not succeed. */
+export interface FailedAttemptRow {
+  logId: string;
+  startedAt: Date;
+  outcome: string;
+  target: string;
+  httpStatus: number | null;
+  exchangeCode: string | null;
+  exchangeMessage: string | null;
+}
+
+/** Logs of every account and their failed attempts, for admins (libs/admin's views of the logs and of an account). */
 @Injectable()
 export class AdminLogsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -59,5 +84,16 @@ export class AdminLogsRepository {
 
   async status(id: string): Promise<AiLogStatus | undefined> {
     return (await this.prisma.aiLog.findUnique({ where: { id }, select: { status: true } }))?.status;
+  }
+
+  /** The latest attempts of the account's logs that did not end `uploaded`, newest first. */
+  async recentFailedAttempts(accountId: string, limit: number): Promise<FailedAttemptRow[]> {
+    const rows = await this.prisma.uploadAttempt.findMany({
+      where: { outcome: { not: 'uploaded' }, log: { accountId } },
+      orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+      select: { logId: true, startedAt: true, outcome: true, target: true, httpStatus: true, exchangeCode: true, exchangeMessage: true },
+    });
+    return rows;
   }
 }
