@@ -83,4 +83,27 @@ describe('ccxt against the sandbox: trade, log, cancel, coverage', () => {
     const booked = trades.reduce((sum, t) => sum + Number(t.info.realizedPnl) - t.fee!.cost!, 0);
     expect((await weex.fetchBalance({ type: 'swap' })).USDT.total! - balanceBefore).toBeCloseTo(booked, 6);
   }, 90_000);
+
+  it('serves the evidence of a waiting stop-loss by the algoId ccxt returned, the ID the README says to log', async () => {
+    const weex = ccxtWeex(suite.harness.simulator);
+    await weex.loadMarkets();
+    const { last } = await weex.fetchTicker(BTC);
+    const stopLoss = await weex.createStopLossOrder(BTC, 'market', 'sell', 0.01, undefined, Math.round(last! * 0.5));
+    const log = await postLog(stopLoss.id!, 'Stop loss at half the price.');
+    await waitFor(`log ${log} uploaded`, async () => ((await get(`/v1/ai-logs/${log}`)).status === 'uploaded' ? true : undefined));
+    await waitFor('the plan order synced', async () => {
+      const evidence = await get(`/v1/orders/${stopLoss.id}/evidence`);
+      return evidence.planOrder ? evidence : undefined;
+    });
+    expect(await get(`/v1/orders/${stopLoss.id}/evidence`)).toMatchObject({
+      orderId: stopLoss.id,
+      coverage: 'covered',
+      order: null,
+      orderSyncedAt: null,
+      fills: [],
+      planOrder: { algoId: stopLoss.id, algoStatus: 'UNTRIGGERED' },
+      planOrderLink: 'self',
+      logs: [{ id: log, orderId: stopLoss.id, status: 'uploaded' }],
+    });
+  }, 60_000);
 });

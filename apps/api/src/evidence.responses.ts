@@ -70,15 +70,16 @@ export class EvidenceLogDto implements EvidenceLogView {
 export class OrderEvidenceDto implements OrderEvidenceView {
   @ApiId() orderId: string;
   @ApiProperty({ enum: COVERAGE }) coverage: OrderEvidenceView['coverage'];
-  /** The order as the exchange last reported it. */
-  @ApiProperty({ type: OrderDto }) order: OrderDto;
-  @ApiInstant() orderSyncedAt: string;
+  /** The order as the exchange last reported it; null when the ID is a plan order's algoId that names no order. */
+  @ApiNullable(OrderDto, { description: "the order as the exchange last reported it; null when the ID is a plan order's algoId that names no order" })
+  order: OrderDto | null;
+  @ApiInstant({ nullable: true }) orderSyncedAt: string | null;
   @ApiProperty({ type: [TradeDto] }) fills: TradeDto[];
   @ApiNullable(PlanOrderDto, { description: 'the plan order linked to this order; `planOrderLink` says how' }) planOrder: PlanOrderDto | null;
   @ApiProperty({
     enum: ['placed', 'self', 'attached'],
     nullable: true,
-    description: '`placed`: it placed this order; `self`: this order is the plan order; `attached`: it is TP/SL of this order',
+    description: '`placed`: it placed this order; `self`: this order is the plan order (asked for by its algoId); `attached`: it is TP/SL of this order',
   })
   planOrderLink: PlanOrderLink | null;
   @ApiProperty({ type: [EvidenceLogDto] }) logs: EvidenceLogDto[];

@@ -28,18 +28,19 @@ export class EvidenceService {
 
   /**
    * One order with its fills, the plan order that placed it and every AI log of the account that names either, with
-   * upload receipts. An order the sync has not seen is asked of the exchange once and stored; 404 if it does not know it.
+   * upload receipts; or a plan order by its algoId. An order the sync has not seen is asked of the exchange once and
+   * stored; 404 if it does not know it.
    */
   async orderEvidence(accountId: string, orderIdParam: string): Promise<OrderEvidenceView> {
     const read = readOrderId(orderIdParam);
     if ('error' in read) throw new ValidationFailedException([{ path: 'orderId', message: read.error }]);
     const orderId = read.digits;
-    const order = (await this.evidence.order(accountId, orderId)) ?? (await this.fetchOrder(accountId, orderId));
-    const [fills, plan, states] = await Promise.all([
-      this.evidence.fills(accountId, orderId),
-      this.evidence.planOrderOf(accountId, orderId),
-      this.state.find(accountId),
-    ]);
+    const [stored, plan] = await Promise.all([this.evidence.order(accountId, orderId), this.evidence.planOrderOf(accountId, orderId)]);
+    // A plan order's algoId (the ID ccxt returns for a TP/SL of its own, which agents log) is no order while the plan
+    // waits or after it placed one: its evidence is the plan order's, with no order of its own. Else an order the
+    // sync has not seen is asked of the exchange.
+    const order = stored ?? (plan?.algoId === orderId ? undefined : await this.fetchOrder(accountId, orderId));
+    const [fills, states] = await Promise.all([this.evidence.fills(accountId, orderId), this.state.find(accountId)]);
     const link = plan && planOrderLink(plan, orderId);
     // The order a plan order listed under its algoId was attached to: a log naming that order decided this one too.
     const attached = link === 'self' ? (plan?.actualOrderId ?? undefined) : undefined;
@@ -48,8 +49,8 @@ export class EvidenceService {
     return {
       orderId,
       coverage: coverageOf(logs),
-      order: parseJson(order.data),
-      orderSyncedAt: order.syncedAt.toISOString(),
+      order: order ? parseJson(order.data) : null,
+      orderSyncedAt: order ? order.syncedAt.toISOString() : null,
       fills: fills.map((data) => parseJson(data)),
       planOrder: plan ? parseJson(plan.data) : null,
       planOrderLink: link ?? null,

@@ -60,15 +60,15 @@ export interface SyncStateView {
 export interface OrderEvidenceView {
   orderId: string;
   coverage: OrderCoverage;
-  /** The order as the exchange last reported it (IDs as digit strings). */
+  /** The order as the exchange last reported it (IDs as digit strings); null for a plan order's algoId that names no order. */
   order: unknown;
-  orderSyncedAt: string;
+  orderSyncedAt: string | null;
   fills: unknown[];
   /** The plan (conditional) order linked to this order, if any; `planOrderLink` says how. */
   planOrder: unknown;
   /**
    * `placed`: the plan order triggered and placed this order; `self`: this order is the plan order, listed by
-   * order/history under its algoId once it ended; `attached`: the plan order protects this order (its TP/SL, waiting
+   * order/history under its algoId once it ended, or asked for by its algoId (then `order` is null unless so listed); `attached`: the plan order protects this order (its TP/SL, waiting
    * or ended). Null without a plan order.
    */
   planOrderLink: PlanOrderLink | null;
