@@ -16,7 +16,7 @@ const PUBLIC = /^\/(health\/|metrics$)/;
 const NO_4XX = ['/health/live', '/health/ready', '/metrics'];
 
 describe('API documentation (/docs, /docs-json)', () => {
-  const suite = gatewaySuite({ AGENT_API_KEY: 'agent-key-for-docs-tests' }, { worker: false });
+  const suite = gatewaySuite({ AGENT_API_KEY: 'agent-key-for-docs-tests', ADMIN_TOKEN: 'admin-token-for-docs-tests' }, { worker: false });
   let doc: any;
   let work: string;
   let docFile: string;
@@ -67,6 +67,23 @@ describe('API documentation (/docs, /docs-json)', () => {
     expect(problems).toEqual([]);
     expect(new Set(operations().map(({ op }) => op.operationId)).size).toBe(operations().length);
     expect(doc.paths['/v1/ai-logs'].post.operationId).toBe('createAiLog');
+  });
+
+  it('refuses a query parameter on every operation that documents none, with 400 naming it', async () => {
+    // A value of the right form for each path parameter, so that the query is what the answer is about.
+    const values: Record<string, string> = { id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', orderId: '737185556881998184' };
+    const tokens = { agent: 'agent-key-for-docs-tests', admin: 'admin-token-for-docs-tests' };
+    const checked: string[] = [];
+    for (const { path, method, op, name } of operations()) {
+      if (PUBLIC.test(path) || !['get', 'delete'].includes(method) || (op.parameters ?? []).some((p: any) => p.in === 'query')) continue;
+      const scheme = Object.keys(op.security[0])[0] as keyof typeof tokens;
+      const url = `${suite.harness.apiUrl}${path.replace(/\{(\w+)\}/g, (_, param: string) => values[param])}?undocumented=1`;
+      const res = await fetch(url, { method: method.toUpperCase(), headers: { authorization: `Bearer ${tokens[scheme]}` } });
+      expect({ name, status: res.status }).toEqual({ name, status: 400 });
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'undocumented' }] });
+      checked.push(name);
+    }
+    expect(checked.length).toBeGreaterThan(10);
   });
 
   it('declares plain bearer tokens (agent keys are opaque, not JWTs) and the media types each answer is served in', () => {

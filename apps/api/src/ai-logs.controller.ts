@@ -1,11 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readAiLog, readBatch } from '#libs/ai-log';
 import { Agent, type AgentIdentity, AgentQuota } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiError, ApiErrors } from '#libs/api-docs';
 import { GatewayConfig } from '#libs/config';
-import { CHECKS_OWN_TEXT, type CheckedTextRequest, takeBody } from '#libs/http';
+import { type CheckedTextRequest, CHECKS_OWN_TEXT, NoQueryDto, takeBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
 import { AcceptedDto, AiLogDto, BatchResultDto } from './ai-logs.responses.js';
 import { AgentApi, Scopes } from './controller-kinds.js';
@@ -174,7 +174,7 @@ export class AiLogsController {
   })
   @ApiErrors(404)
   @Scopes(['logs:write', 'exchange:read'])
-  getAiLog(@Param('id') id: string, @Agent() agent: AgentIdentity): Promise<AiLogView> {
+  getAiLog(@Param('id') id: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AiLogView> {
     return this.logs.get(id, agent.accountId, this.config.sandbox ? 'simulator' : 'exchange');
   }
 }

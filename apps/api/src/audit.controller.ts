@@ -20,7 +20,7 @@ import {
   reportWindow,
   ON_DEMAND_WAIT_MS,
 } from '#libs/audit';
-import { securePage } from '#libs/http';
+import { NoQueryDto, securePage } from '#libs/http';
 import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, PublicKeyDto } from './audit.responses.js';
 import { AgentApi } from './controller-kinds.js';
 
@@ -84,14 +84,14 @@ export class AuditController {
     'Publish it (or a signed checkpoint) to commit to every log before it. `stored` is what the table holds now (a head whose logs were deleted shows at once); `check` is the server-side check (see GET /v1/audit/verify) with those ends compared.',
   )
   @ApiAnswer(200, 'The head', ChainHeadDto, HEAD)
-  getAuditHead(@Agent() agent: AgentIdentity): Promise<ChainHead> {
+  getAuditHead(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<ChainHead> {
     return this.checkpoints.head(agent.accountId);
   }
 
   @Get('checkpoints')
   @ApiEndpoint('Signed checkpoints of the head (Ed25519), oldest first')
   @ApiAnswer(200, 'Checkpoints', CheckpointListDto, { data: [CHECKPOINT] })
-  async listAuditCheckpoints(@Agent() agent: AgentIdentity): Promise<{ data: CheckpointView[] }> {
+  async listAuditCheckpoints(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: CheckpointView[] }> {
     return { data: await this.checkpoints.list(agent.accountId) };
   }
 
@@ -118,7 +118,7 @@ export class AuditController {
     "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
   )
   @ApiAnswer(200, 'Where the check stands', AuditCheckDto, CHECK)
-  verifyAuditChain(@Agent() agent: AgentIdentity): Promise<AuditCheckView> {
+  verifyAuditChain(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AuditCheckView> {
     return this.check.run(agent.accountId, ON_DEMAND_WAIT_MS);
   }
 
@@ -126,7 +126,7 @@ export class AuditController {
   @ApiEndpoint('The Ed25519 public key (SPKI PEM) that checks the checkpoints', 'Save it and pass it to `npm run audit:verify -- --pubkey`.')
   @ApiAnswer(200, 'The key', PublicKeyDto, { pem: '-----BEGIN PUBLIC KEY-----\\n…\\n-----END PUBLIC KEY-----\\n', keyId: '4b1d…' })
   @ApiErrors(404)
-  getAuditPublicKey(): { pem: string; keyId: string } {
+  getAuditPublicKey(@Query() _query: NoQueryDto): { pem: string; keyId: string } {
     const key = this.signer.publicKey();
     if (!key) throw new NotFoundException('no audit signing key is configured (AUDIT_SIGNING_KEY)');
     return key;

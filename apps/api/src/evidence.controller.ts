@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
+import { NoQueryDto } from '#libs/http';
 import { CoverageQueryDto, type CoverageView, coverageWindow, EvidenceService, type OrderEvidenceView, type SyncStateView } from '#libs/evidence';
 import { AgentApi } from './controller-kinds.js';
 import { EXAMPLES } from './exchange/exchange-examples.js';
@@ -85,7 +86,7 @@ export class EvidenceController {
   @ApiEndpoint('Evidence for one order', 'The order, its fills, the plan order that placed it, and every AI log naming either, with upload receipts.')
   @ApiAnswer(200, 'The evidence', OrderEvidenceDto, EVIDENCE_EXAMPLE)
   @ApiErrors(400, 404, 503)
-  getOrderEvidence(@Param('orderId') orderId: string, @Agent() agent: AgentIdentity): Promise<OrderEvidenceView> {
+  getOrderEvidence(@Param('orderId') orderId: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<OrderEvidenceView> {
     return this.evidence.orderEvidence(agent.accountId, orderId);
   }
 
@@ -105,7 +106,7 @@ export class EvidenceController {
   @Get('evidence/sync')
   @ApiEndpoint('Evidence sync state', 'Per stream (trades, orders, plan_orders): how far the sync got, when it last ran and succeeded, and its last error.')
   @ApiAnswer(200, 'The sync state', AccountSyncStateDto, { accountId: 'default', ...SYNC_EXAMPLE })
-  getEvidenceSync(@Agent() agent: AgentIdentity): Promise<SyncStateView & { accountId: string }> {
+  getEvidenceSync(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<SyncStateView & { accountId: string }> {
     return this.evidence.syncState(agent.accountId);
   }
 }

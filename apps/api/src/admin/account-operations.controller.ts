@@ -1,5 +1,6 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
+import { NoQueryDto } from '#libs/http';
 import { type AccountStatus, AccountOperationsService, type PauseState } from '#libs/admin';
 import { AdminApi } from '../controller-kinds.js';
 import { AccountStatusDto, PauseStateDto, ResumedDto } from './admin.responses.js';
@@ -67,7 +68,7 @@ export class AccountOperationsController {
     ],
   })
   @ApiErrors(404)
-  getAccountStatus(@Param('id') id: string): Promise<AccountStatus> {
+  getAccountStatus(@Param('id') id: string, @Query() _query: NoQueryDto): Promise<AccountStatus> {
     return this.accounts.status(id);
   }
 }

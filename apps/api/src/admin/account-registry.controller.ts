@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { AccountAdminService, AccountCredentialsDto, type AccountView, CreateAccountDto } from '#libs/accounts';
+import { NoQueryDto } from '#libs/http';
 import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { AdminApi } from '../controller-kinds.js';
 import { AccountDto, AccountListDto } from './admin.responses.js';
@@ -35,7 +36,7 @@ export class AccountRegistryController {
   @Get()
   @ApiEndpoint('Every account, without credentials')
   @ApiAnswer(200, 'Accounts', AccountListDto, { data: [ACCOUNT] })
-  async listAccounts(): Promise<{ data: AccountView[] }> {
+  async listAccounts(@Query() _query: NoQueryDto): Promise<{ data: AccountView[] }> {
     return { data: await this.admin.listAccounts() };
   }
 
@@ -43,7 +44,7 @@ export class AccountRegistryController {
   @ApiEndpoint('One account, without credentials')
   @ApiAnswer(200, 'The account', AccountDto, ACCOUNT)
   @ApiErrors(404)
-  getAccount(@Param('id') id: string): Promise<AccountView> {
+  getAccount(@Param('id') id: string, @Query() _query: NoQueryDto): Promise<AccountView> {
     return this.admin.account(id);
   }
 

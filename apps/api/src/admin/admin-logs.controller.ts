@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
+import { NoQueryDto } from '#libs/http';
 import { type AdminLogSummary, type AdminLogView, AdminLogsService, ListLogsQueryDto, LogFilterDto } from '#libs/admin';
 import { AdminApi } from '../controller-kinds.js';
 import { AdminLogDto, AdminLogPageDto, RetriedDto, RetryQueuedDto } from './admin.responses.js';
@@ -73,7 +74,7 @@ export class AdminLogsController {
     attempts: [ATTEMPT],
   })
   @ApiErrors(404)
-  getAdminLog(@Param('id') id: string): Promise<AdminLogView> {
+  getAdminLog(@Param('id') id: string, @Query() _query: NoQueryDto): Promise<AdminLogView> {
     return this.logs.get(id);
   }
 

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { AccountAdminService, type AgentKeyView, CreateAgentKeyDto, ListAgentKeysQueryDto } from '#libs/accounts';
+import { NoQueryDto } from '#libs/http';
 import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { AdminApi } from '../controller-kinds.js';
 import { AgentKeyDto, AgentKeyListDto, CreatedAgentKeyDto } from './admin.responses.js';
@@ -43,7 +44,7 @@ export class AgentKeysController {
   @ApiEndpoint('Revoke an agent key', 'Takes effect at its next request.')
   @ApiAnswer(200, 'Revoked', AgentKeyDto, { ...KEY, revokedAt: '2026-11-22T11:00:00.000Z' })
   @ApiErrors(404)
-  revokeAgentKey(@Param('id') id: string): Promise<AgentKeyView> {
+  revokeAgentKey(@Param('id') id: string, @Query() _query: NoQueryDto): Promise<AgentKeyView> {
     return this.admin.revokeAgentKey(id);
   }
 }
