@@ -2,6 +2,7 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, registerDe
 import { JSONSchema } from 'class-validator-jsonschema';
 import { AiLogStatus } from '#libs/database';
 import { QueryInteger } from '#libs/validation';
+import { isCalendarDateOrNone } from '#libs/common';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 500;
@@ -12,7 +13,7 @@ export function parseInstant(value: unknown): Date | undefined {
   let date: Date | undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) date = new Date(value);
   else if (typeof value === 'string' && /^\d{1,15}$/.test(value)) date = new Date(Number(value));
-  else if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:?\d\d)$/i.test(value)) date = new Date(value);
+  else if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:?\d\d)$/i.test(value) && isCalendarDateOrNone(value)) date = new Date(value);
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
 }
 

@@ -1,11 +1,11 @@
 import { IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { ValidationFailedException } from '#libs/validation';
-import { DAY_MS } from '#libs/common';
+import { DAY_MS, isCalendarDateOrNone } from '#libs/common';
 
 /** Epoch milliseconds (digits), or a time Date reads (ISO-8601); undefined if neither. */
 function parseAuditTime(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'string' || !isCalendarDateOrNone(value)) return undefined;
   const date = /^\d{1,15}$/.test(value) ? new Date(Number(value)) : new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }

@@ -14,7 +14,20 @@ describe('parseInstant', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['yesterday', '', '-5', '1.5', '2026-13-45', '2026-01-01T25:00:00Z', '99999999999999999', undefined, ['1']]) {
+    for (const bad of [
+      'yesterday',
+      '',
+      '-5',
+      '1.5',
+      '2026-13-45',
+      '2026-01-01T25:00:00Z',
+      '2026-11-31',
+      '2026-02-30T00:00:00Z',
+      '2027-02-29',
+      '99999999999999999',
+      undefined,
+      ['1'],
+    ]) {
       expect(parseInstant(bad)).toBeUndefined();
     }
   });

@@ -2,6 +2,7 @@ import { IsOptional, ValidateBy, type ValidationOptions } from 'class-validator'
 import { JSONSchema } from 'class-validator-jsonschema';
 import { type FieldError, ValidationFailedException } from '#libs/validation';
 import { DAY_MS } from './time-windows.js';
+import { isCalendarDateOrNone } from '#libs/common';
 
 /** The longest window a coverage query may span, and the window when none is given. */
 export const MAX_COVERAGE_DAYS = 90;
@@ -16,7 +17,7 @@ const LATEST_MS = 8.64e15;
 export function parseInstant(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   if (/^\d{1,16}$/.test(value)) return Number(value) <= LATEST_MS ? Number(value) : undefined;
-  if (!ISO_8601.test(value)) return undefined;
+  if (!ISO_8601.test(value) || !isCalendarDateOrNone(value)) return undefined;
   const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.length > 10;
   const ms = Date.parse(value.length > 10 && !hasZone ? `${value.replace(' ', 'T')}Z` : value.replace(' ', 'T'));
   return Number.isFinite(ms) ? ms : undefined;
