@@ -48,6 +48,23 @@ describe('requests at the edges', () => {
     expect(text).not.toContain('xxxxxxxxxx');
   });
 
+  it('refuses a query value or name whose percent-encoding is not UTF-8 with 400 naming it, instead of reading it replaced', async () => {
+    const url = suite.harness.apiUrl;
+    for (const [query, field] of [
+      ['error=%FF', 'error'],
+      ['error=%ED%A0%80', 'error'],
+      ['status=failed&error=ok%C0%AF', 'error'],
+      ['%FF=1', '%FF'],
+    ]) {
+      const res = await fetch(`${url}/admin/logs?${query}`, { headers: admin });
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: field, message: expect.stringContaining('UTF-8') }] });
+    }
+    // UTF-8, percent-encoded or not, is read as sent.
+    for (const query of ['error=%E2%82%AC', 'error=€', 'error=a+b%20c'])
+      expect((await fetch(`${url}/admin/logs?${query}`, { headers: admin })).status).toBe(200);
+  });
+
   it('answers a body that is not JSON by its Content-Type with 415 naming the header', async () => {
     const url = suite.harness.apiUrl;
     const log = JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'typed' });

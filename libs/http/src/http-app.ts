@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson } from '#libs/common';
 import { BodyBytesBudget } from './body-bytes-budget.js';
 import { frameworkErrors } from './framework-errors.js';
+import { badlyEncodedQuery } from './query-encoding.js';
 import { repeatedHeader } from './repeated-headers.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
 import { closeUnusedConnectionsOnClose } from './unused-connections.js';
@@ -95,7 +96,7 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   // The same for the path's parameters and the query (`/admin/accounts/%00`, `?accountId=%00`), on every route: a
   // callback hook, since it runs for every request.
   fastify.addHook('preValidation', (request, _reply, done) => {
-    const unstorable = findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
+    const unstorable = badlyEncodedQuery(request.url) ?? findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
     done(unstorable ? new ValidationFailedException([unstorable]) : undefined);
   });
   closeUnusedConnectionsOnClose(fastify);
