@@ -114,11 +114,11 @@ describe('Redis weight budget shared by several processes', () => {
     expect(await takeAll(light, 5)).toBe(5);
     expect(await takeAll(flood)).toBe(15);
     // The next window, once the first one's weight has left the span (a window, the guard, rounded up to buckets of
-    // 600 ms, and one more bucket): the flooder comes first, yet leaves the light account twice what that one took,
+    // 300 ms, and one more bucket): the flooder comes first, yet leaves the light account twice what that one took,
     // and waits for the window's last tenth, when what the light one has not used by then goes to whoever asks.
-    now += 61_200;
+    now += 60_600;
     expect(await takeAll(flood)).toBe(40);
-    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: 28_800 - 6_000 });
+    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: 29_400 - 6_000 });
     expect(await takeAll(light, 4)).toBe(4);
     now += 25_000;
     expect(await takeAll(flood)).toBe(6);
@@ -175,6 +175,22 @@ describe('Redis weight budget shared by several processes', () => {
       expect(await usedOf(budget)).toEqual([2, 3]);
       await budget.giveBackHeld();
       expect(await usedOf(budget)).toEqual([2, 3]);
+    });
+
+    it('gives credit left over from an earlier bucket back to Redis, and weight given back late to its bucket', async () => {
+      // Buckets of 300 ms (a 200th of the window): the clock moves one at a time.
+      let now = 1_000_000 * 60_000 + 30_000;
+      const limits: BudgetLimits = { ...still(500, 500), now: () => now };
+      const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits });
+      const first = await budget.acquire('orderInfo');
+      expect(await usedOf(budget)).toEqual([12, 13]);
+      now += 300;
+      // The lease's 10 / 10 lapsed and went back with this take, which leased again.
+      await budget.acquire('orderInfo');
+      expect(await usedOf(budget)).toEqual([14, 16]);
+      now += 300;
+      await first.giveBack();
+      expect(await usedOf(budget)).toEqual([12, 13]);
     });
 
     it('drops its credit when a 429 pauses the budget', async () => {

@@ -96,6 +96,10 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
   const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.windowMs);
   const releaseMs = Math.floor(ip.windowMs / RELEASE_DIVISOR);
   const current = () => `${ip.slot().key}:${uid.slot().key}`;
+  const giveBackTo = async (windows: string, weight: Weight) => {
+    const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
+    await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, ipBucket, uidBucket, weight.ip, weight.uid);
+  };
   const take = async (weight: Weight): Promise<Take> => {
     const now = ip.clock.now();
     const ipSlot = ip.slot();
@@ -103,6 +107,9 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
     // Credit belongs to its bucket: weight is never spent later than the bucket it was counted in.
     const windows = `${ipSlot.key}:${uidSlot.key}`;
     if (credit.take(windows, weight)) return { wait: 0, windows };
+    // Lapsed credit goes back with this take: no round trip of its own.
+    const lapsed = credit.lapsed(windows) ?? { window: 'b0:b0', weight: { ip: 0, uid: 0 } };
+    const lapsedBuckets = lapsed.window.split(':').map((key) => key.slice(1));
     const lease = credit.ask(weight, { ip: ip.limit, uid: uid.limit });
     let answer: [number, number, number, number, number, number] | undefined;
     try {
@@ -133,6 +140,9 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         horizon,
         ipSlot.msLeft <= releaseMs ? 1 : 0,
         ip.windowMs,
+        ...lapsedBuckets,
+        lapsed.weight.ip,
+        lapsed.weight.uid,
       );
     } finally {
       credit.settle(lease, windows, answer?.[3] === 1);
@@ -144,10 +154,6 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
     const heldWait = ipRefused === 2 ? ipSlot.msLeft - releaseMs : 0;
     return { wait: Math.max(pausedMs, heldWait, ipWait, uidWait, 1) };
   };
-  const giveBackTo = async (windows: string, weight: Weight) => {
-    const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
-    await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, ipBucket, uidBucket, weight.ip, weight.uid);
-  };
   // Within its bucket, weight given back is credit for the next calls; later, it goes back to its bucket in Redis,
   // where it would otherwise count against the span for a whole window.
   const giveBack = async (weight: Weight, windows: string) => {
@@ -157,9 +163,8 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
   // Weight a process holds and leaves unspent is lost to the others until it leaves the span: a drainer that moves
   // between worker processes would strand a lease in each.
   const giveBackHeld = async () => {
-    const windows = current();
-    const held = credit.takeAll(windows);
-    if (held.ip !== 0 || held.uid !== 0) await giveBackTo(windows, held);
+    const held = credit.takeAll();
+    if (held.weight.ip !== 0 || held.weight.uid !== 0) await giveBackTo(held.window, held.weight);
   };
   return { take, giveBack, giveBackHeld };
 }

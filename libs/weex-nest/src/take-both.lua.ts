@@ -18,10 +18,17 @@
  * last IP window's, the accounts by the last IP window they took weight in (a sorted set). ARGV: IP points, UID
  * points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span, IP and UID bucket ms, now (ms),
  * IP and UID lease points, the account, the reserve, the IP window's index, how many windows back an account counts,
- * released (0|1), the IP window's ms. Answers {pause ms left, IP refused (0, or 1: the span is full, 2: what is left
+ * released (0|1), the IP window's ms, then the IP and UID buckets and points of lapsed credit to give back (WeightCredit;
+ * points 0: none). Answers {pause ms left, IP refused (0, or 1: the span is full, 2: what is left
  * is held for other accounts), UID refused (0|1), lease taken (0|1), ms until the IP points fit, the same for UID}.
  */
 export const TAKE_BOTH_LUA = `
+-- Lapsed credit first, given back to its buckets if they are still held (as GIVE_BACK_LUA).
+for i = 1, 2 do
+  local points = tonumber(ARGV[i + 21])
+  local held = tonumber(redis.call('hget', KEYS[i + 2], ARGV[i + 19]) or '-1')
+  if points > 0 and held >= 0 then redis.call('hset', KEYS[i + 2], ARGV[i + 19], math.max(0, held - points)) end
+end
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
 if pause > 0 then return {pause, 0, 0, 0, 0, 0} end
 local limit = {tonumber(ARGV[3]), tonumber(ARGV[4])}

@@ -66,8 +66,8 @@ describe('memory weight budget', () => {
     for (let i = 0; i < 5; i++) await budget.acquire('orderInfo');
     const refused = budget.acquire('orderInfo', undefined, 1_000);
     await expect(refused).rejects.toBeInstanceOf(BudgetWaitTooLong);
-    // Until the weight taken now leaves the span: the window, the guard (250 ms), rounded up to buckets of 600 ms, and one more bucket.
-    await expect(refused).rejects.toMatchObject({ operation: 'orderInfo', waitMs: 61_200 });
+    // Until the weight taken now leaves the span: the window, the guard (250 ms), rounded up to buckets of 300 ms, and one more bucket.
+    await expect(refused).rejects.toMatchObject({ operation: 'orderInfo', waitMs: 60_600 });
     expect(await budget.usage()).toMatchObject({ ip: { used: 10 }, uid: { used: 15 } });
   });
 
