@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { GatewayConfig } from '#libs/config';
 import { AiLogStatus, type AiLog } from '#libs/database';
-import { WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
+import { type CallOptions, WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AiLogRepository } from './ai-log.repository.js';
 import { AiLogUploader } from './ai-log-uploader.js';
@@ -35,12 +35,12 @@ function log(overrides: Partial<AiLog> = {}): AiLog {
   } as unknown as AiLog;
 }
 
-async function uploaderWith(answer: () => Promise<unknown>, replaced = false) {
-  const finished: Array<{ status: AiLogStatus; reason: string | null; next?: Date; outcome: string }> = [];
+async function uploaderWith(answer: (req: unknown, version: unknown, options: CallOptions) => Promise<unknown>, replaced = false) {
+  const finished: Array<{ status: AiLogStatus; reason: string | null; next?: Date; outcome: string; startedAt: Date }> = [];
   const calls = { release: 0, holdUploads: [] as string[][] };
   const repository = {
-    finishAttempt: async (_id: string, _n: number, record: { outcome: string }, status: AiLogStatus, reason: string | null, next?: Date) => {
-      finished.push({ status, reason, next, outcome: record.outcome });
+    finishAttempt: async (_id: string, _n: number, record: { outcome: string; startedAt: Date }, status: AiLogStatus, reason: string | null, next?: Date) => {
+      finished.push({ status, reason, next, outcome: record.outcome, startedAt: record.startedAt });
     },
     release: async () => void calls.release++,
     holdUploads: async (...args: string[]) => (calls.holdUploads.push(args), true),
@@ -67,6 +67,18 @@ describe('AiLogUploader (Nest testing module)', () => {
     const { uploader, client, finished } = await uploaderWith(async () => ({ httpStatus: 200, code: '0', msg: 'success', simulator: true }));
     expect(await uploader.send(log(), client, grant)).toEqual({ status: 'uploaded' });
     expect(finished).toEqual([expect.objectContaining({ status: AiLogStatus.uploaded, outcome: 'uploaded' })]);
+  });
+
+  it('times the attempt from the request going out, not from a wait before it (for the clock or the budget)', async () => {
+    let sentAt = 0;
+    const { uploader, client, finished } = await uploaderWith(async (_req, _version, options) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sentAt = Date.now();
+      options.onSend?.();
+      return { httpStatus: 200, code: '0', msg: 'success', simulator: true };
+    });
+    await uploader.send(log(), client, grant);
+    expect(finished[0].startedAt.getTime()).toBeGreaterThanOrEqual(sentAt);
   });
 
   it('retries a transient failure with backoff while within the retry horizon', async () => {

@@ -53,6 +53,7 @@ export class WeexRequestRunner implements WeexCaller {
       try {
         if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
         if (attempt > 1 || !call.weight) await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
+        call.onSend?.();
         return await this.transport.request({
           operation: call.operation,
           method: op.method,
