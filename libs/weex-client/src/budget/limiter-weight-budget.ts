@@ -75,8 +75,11 @@ export class LimiterWeightBudget implements WeightBudget {
 
   private grant(operation: OperationName, weight: Weight, windows: string): WeightGrant {
     let given = false;
+    const { now, guardMs } = this.ip.clock;
+    const takenAt = now();
     return {
       operation,
+      fresh: () => now() - takenAt <= guardMs / 2,
       giveBack: async () => {
         if (given) return;
         given = true;

@@ -84,6 +84,16 @@ describe('memory weight budget', () => {
     expect((await budget.usage()).uid.pausedMs).toBe(0);
   });
 
+  it('calls weight stale once it was taken more than half the guard ago', async () => {
+    let now = 30_000;
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => now });
+    const grant = await budget.acquire('orderInfo');
+    now += 125;
+    expect(grant.fresh()).toBe(true);
+    now += 1;
+    expect(grant.fresh()).toBe(false);
+  });
+
   it('refuses limits some operation could never fit into', () => {
     expect(() => createMemoryWeightBudget({ ...limits, uid: { limit: 14, windowMs: 1_000 } })).toThrow(/at least 15/);
   });

@@ -45,6 +45,11 @@ export interface WeightGrant {
   readonly operation: OperationName;
   /** Returns the weight to the budget (once; weight that has left the span is not given anything back). */
   giveBack(): Promise<void>;
+  /**
+   * False once the weight was taken longer ago than a call may be sent on it (half the budget's guard): the budget
+   * counts a call when its weight is taken, so a call sent much later could land in a window the count did not cover.
+   */
+  fresh(): boolean;
 }
 
 /**
