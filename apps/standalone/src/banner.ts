@@ -14,7 +14,8 @@ export function startedLine(config: GatewayConfig, gateway: RunningGateway): { m
         ...(gateway.api.access.sandboxAdminToken ? { adminTokenFile: join(config.dataDir, 'sandbox-admin-token') } : {}),
       }
     : {};
-  return { message: `AI-log gateway listening on ${gateway.api.url} (${mode})`, fields: { url: gateway.api.url, exchangeUrl: config.weex.baseUrl, ...files } };
+  const fields = { url: gateway.api.url, exchangeUrl: config.weex.baseUrl, exchangeSpotUrl: config.weex.spotBaseUrl, ...files };
+  return { message: `AI-log gateway listening on ${gateway.api.url} (${mode})`, fields };
 }
 
 /** What a person needs after `npm start`: where it runs, in which mode, a key, and a command that posts a log. */
@@ -31,6 +32,9 @@ export function banner(config: GatewayConfig, gateway: RunningGateway): string {
     '',
     `AI-log gateway listening on ${gateway.api.url}`,
     mode,
+    ...(config.sandbox
+      ? [`Simulator for your own agent (ccxt: README, "Rehearse with your own agent"): contracts ${config.weex.baseUrl}, spot ${config.weex.spotBaseUrl}`]
+      : []),
     `Database: ${config.embeddedDatabase ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL'}; queue: ${config.redisUrl ? 'Redis' : 'BullMQ on PostgreSQL'}`,
     `Agent key for the ${config.sandbox ? 'sandbox' : 'default'} account: ${key}`,
     ...(gateway.api.access.sandboxAdminToken
