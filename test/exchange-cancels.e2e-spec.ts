@@ -104,6 +104,7 @@ describe('cancel validation: 400 naming every failing field, nothing sent', () =
     ['a negative ID', '{"symbol":"BTCUSDT","ids":[-1]}', ['ids']],
     ['an ID above 2^63-1', '{"symbol":"BTCUSDT","ids":[9223372036854775808]}', ['ids']],
     ['an empty cid', '{"symbol":"BTCUSDT","cids":[""]}', ['cids']],
+    ['a cid longer than the exchange allows (40)', `{"symbol":"BTCUSDT","cids":["${'c'.repeat(41)}"]}`, ['cids']],
     ['an unknown field', '{"symbol":"BTCUSDT","ids":["1"],"side":"BUY"}', ['side']],
     ['several faults at once', '{"symbol":"","ids":[],"note":1}', ['symbol', 'ids', 'note']],
   ];

@@ -11,8 +11,9 @@ export class CancelBatchDto {
   @IsExchangeIdList('ids or cids is required: give exactly one of them, as a non-empty list')
   ids?: unknown[];
 
+  /** A client order ID has at most 40 characters (WEEX -1180, weex.js): a longer one names no order. */
   @ValidateIf((dto: CancelBatchDto) => dto.cids !== undefined)
-  @IsTextList(64)
+  @IsTextList(40)
   @AbsentWith('ids')
   cids?: string[];
 }
