@@ -68,6 +68,20 @@ describe('Redis weight budget shared by several processes', () => {
     expect((await budgets[0].usage()).uid.used).toBe(15);
   });
 
+  it('a process whose clock runs ahead does not make the others forget what they took', async () => {
+    // A takes the whole UID limit at t; B, its clock a second ahead, takes at t + 9.3 s by A's clock: B's span has left
+    // A's buckets behind (a skew beyond the guard is the clock sync's to fix), but it must not drop them, and A, whose
+    // clock is right, must still be refused until its own weight leaves its span.
+    const windowMs = 10_000;
+    let t = 1_000_000 * windowMs + 100;
+    const a = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: { ...limitsOf(windowMs), now: () => t } });
+    const b = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: { ...limitsOf(windowMs), now: () => t + 1_000 } });
+    for (let i = 0; i < ORDER_INFO_PER_WINDOW; i++) await a.acquire('orderInfo', undefined, 0);
+    t += 9_300;
+    await b.acquire('orderInfo', undefined, 0);
+    await expect(a.acquire('orderInfo', undefined, 0)).rejects.toThrow(BudgetWaitTooLong);
+  });
+
   it('two budgets on one account spread a burst over time, never above the limit in any window, fixed or sliding', async () => {
     const windowMs = 1_000;
     const budgets = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: limitsOf(windowMs) }));

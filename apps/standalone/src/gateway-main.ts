@@ -12,10 +12,13 @@ import { startGateway } from './start-gateway.js';
 await runMain('gateway', async () => {
   const config = loadConfig();
   const terminal = process.stdout.isTTY === true;
-  if (!terminal) useJsonLogs({ level: config.logLevel, name: 'gateway', secrets: secretValues(config) });
+  const jsonLogs = () => useJsonLogs({ level: config.logLevel, name: 'gateway', secrets: secretValues(config) });
+  if (!terminal) jsonLogs();
   const gateway = await startGateway(config);
   if (terminal) process.stdout.write(banner(gateway.config, gateway));
   else {
+    // The api and the worker each made Nest's logger their own as they started; in this one process it is the gateway's.
+    jsonLogs();
     const { message, fields } = startedLine(gateway.config, gateway);
     new Logger('Gateway').log({ message, ...fields });
   }

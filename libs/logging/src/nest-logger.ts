@@ -10,12 +10,18 @@ export function useJsonLogs(options: LoggerOptions): void {
   NestLogger.overrideLogger(new PinoNestLogger(createLogger(options)));
 }
 
+/**
+ * Nest's account of its own start (each module loaded, each route mapped: some ninety lines) at debug, not info: at
+ * the default level a start then logs what it did that a person or a log collector would act on.
+ */
+const BOOTSTRAP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Nest's Logger calls, written through pino: the context (class name) becomes a field, errors keep their stack. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    this.write(BOOTSTRAP_CONTEXTS.has(rest.at(-1) as string) ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {

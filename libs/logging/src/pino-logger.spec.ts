@@ -30,6 +30,19 @@ describe('JSON logs', () => {
     ]);
   });
 
+  it("logs Nest's own start (modules loaded, routes mapped) at debug, so the default level leaves it out", () => {
+    const quiet = capture();
+    const atLog = new PinoNestLogger(createLogger({ level: 'log', name: 'api', destination: quiet.destination }));
+    atLog.log('Mapped {/v1/ai-logs, POST} route', 'RouterExplorer');
+    atLog.log('ApiModule dependencies initialized', 'InstanceLoader');
+    atLog.log('listening', 'Gateway');
+    expect(quiet.lines().map((l) => l.context)).toEqual(['Gateway']);
+    const verbose = capture();
+    const atDebug = new PinoNestLogger(createLogger({ level: 'debug', name: 'api', destination: verbose.destination }));
+    atDebug.log('Mapped {/v1/ai-logs, POST} route', 'RouterExplorer');
+    expect(verbose.lines()).toEqual([expect.objectContaining({ level: 20, context: 'RouterExplorer' })]);
+  });
+
   it('redacts secret fields by path and registered secret values anywhere in a line', () => {
     const out = capture();
     const logger = createLogger({ level: 'log', name: 'worker', secrets: ['configured-passphrase-1'], destination: out.destination });

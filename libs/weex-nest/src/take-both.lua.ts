@@ -1,7 +1,7 @@
 /**
  * Takes an operation's IP and UID weights in one step, or neither: nothing while either budget is paused, nothing if
  * either budget's span is too full (SlidingSpan: the weight of its last `buckets` buckets, a hash of bucket → weight,
- * trimmed here of the buckets that left it). With a lease asked (WeightCredit), takes it too when both spans stay at
+ * trimmed here of the buckets that left it a span ago). With a lease asked (WeightCredit), takes it too when both spans stay at
  * most half used with it; else takes the weights alone. The pause keys are the ones the budgets' rate-limiter-flexible
  * limiters write.
  *
@@ -34,12 +34,14 @@ if pause > 0 then return {pause, 0, 0, 0, 0, 0} end
 local limit = {tonumber(ARGV[3]), tonumber(ARGV[4])}
 local bucket, span = {tonumber(ARGV[5]), tonumber(ARGV[6])}, {tonumber(ARGV[7]), tonumber(ARGV[8])}
 local bucketMs, now = {tonumber(ARGV[9]), tonumber(ARGV[10])}, tonumber(ARGV[11])
--- A span's weight, its buckets oldest first, after dropping the buckets that left it.
+-- A span's weight, its buckets oldest first (later ones too: a process whose clock is behind counts them). Buckets
+-- are dropped only a whole span after they left it, so that a process whose clock runs ahead never drops weight the
+-- others still count.
 local function spent(i)
   local first, kv, list, old, sum = bucket[i] - span[i] + 1, redis.call('hgetall', KEYS[i + 2]), {}, {}, 0
   for j = 1, #kv, 2 do
     local b, w = tonumber(kv[j]), tonumber(kv[j + 1])
-    if b < first then old[#old + 1] = kv[j] else list[#list + 1] = {b, w}; sum = sum + w end
+    if b < first - span[i] then old[#old + 1] = kv[j] elseif b >= first then list[#list + 1] = {b, w}; sum = sum + w end
   end
   if #old > 0 then redis.call('hdel', KEYS[i + 2], unpack(old)) end
   table.sort(list, function(a, b) return a[1] < b[1] end)

@@ -76,7 +76,9 @@ export class LimiterWeightBudget implements WeightBudget {
   private grant(operation: OperationName, weight: Weight, windows: string): WeightGrant {
     let given = false;
     const { now, guardMs } = this.ip.clock;
-    const takenAt = now();
+    // From the start of the IP bucket the weight was counted in, not from when the store answered: a slow answer
+    // (Redis, up to its command timeout) is part of the delay the guard must cover.
+    const takenAt = Number(windows.split(':')[0].slice(1)) * this.ip.span.bucketMs;
     return {
       operation,
       fresh: () => now() - takenAt <= guardMs / 2,

@@ -94,6 +94,16 @@ describe('memory weight budget', () => {
     expect(grant.fresh()).toBe(false);
   });
 
+  it('times that from the start of the bucket the weight was counted in, not from when the take was answered', async () => {
+    let now = 30_100; // 100 ms into a 300 ms bucket (a 200th of the window)
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => now });
+    const grant = await budget.acquire('orderInfo');
+    now = 30_125;
+    expect(grant.fresh()).toBe(true);
+    now = 30_126;
+    expect(grant.fresh()).toBe(false);
+  });
+
   it('refuses limits some operation could never fit into', () => {
     expect(() => createMemoryWeightBudget({ ...limits, uid: { limit: 14, windowMs: 1_000 } })).toThrow(/at least 15/);
   });
