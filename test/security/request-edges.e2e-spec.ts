@@ -46,6 +46,15 @@ describe('requests at the edges', () => {
     const text = await res.text();
     expect(JSON.parse(text)).toMatchObject({ statusCode: 414, code: 'URI_TOO_LONG', requestId: expect.any(String) });
     expect(text).not.toContain('xxxxxxxxxx');
+    // A URL over Node's 16 KiB of request line and headers never becomes a request: Node's parser refuses it.
+    const huge = await fetch(`${url}/v1/trades?${Array.from({ length: 3_000 }, (_, i) => `p${i}=1`).join('&')}`, { headers: admin });
+    expect(huge.status).toBe(431);
+    expect(await huge.json()).toEqual({
+      statusCode: 431,
+      code: 'HEADERS_TOO_LARGE',
+      message: expect.stringContaining('16 KiB'),
+      requestId: huge.headers.get('x-request-id'),
+    });
   });
 
   it('refuses a query value or name whose percent-encoding is not UTF-8 with 400 naming it, instead of reading it replaced', async () => {

@@ -4,7 +4,7 @@ import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson } from '#libs/common';
 import { BodyBytesBudget } from './body-bytes-budget.js';
-import { frameworkErrors } from './framework-errors.js';
+import { clientError, frameworkErrors } from './framework-errors.js';
 import { badlyEncodedQuery } from './query-encoding.js';
 import { repeatedHeader } from './repeated-headers.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
@@ -19,14 +19,15 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
  * logger, each request is logged (method, url, status, time) under its request id.
  */
 export async function createHttpAdapter(bodyLimit = DEFAULT_BODY_LIMIT, logger?: FastifyBaseLogger, trustProxy?: string): Promise<FastifyAdapter> {
-  // Imported on use: the worker reaches this module through the #libs/http barrel (for validation helpers) but serves
-  // no HTTP, and Fastify with Nest's adapter would cost it about 12 MB of RSS.
+  // Imported on use: the worker reaches this module through the #libs/http barrel (libs/audit's report pages) but
+  // serves no HTTP, and Fastify with Nest's adapter would cost it about 12 MB of RSS.
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   return new FastifyAdapter({
     bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     frameworkErrors,
+    clientErrorHandler: clientError,
     // Behind a proxy, the client's address (what admin-token throttling counts by) is in X-Forwarded-For.
     ...(trustProxy ? { trustProxy: trustProxy.split(',') } : {}),
     ...(logger ? { loggerInstance: logger } : {}),
