@@ -74,6 +74,16 @@ describe('requests at the edges', () => {
       expect((await fetch(`${url}/admin/logs?${query}`, { headers: admin })).status).toBe(200);
   });
 
+  it('lists the first 50 failing fields and says how many there were, so a long query is not answered at length', async () => {
+    const query = Array.from({ length: 200 }, (_, i) => `unknown${i}=1`).join('&');
+    const res = await fetch(`${suite.harness.apiUrl}/admin/logs?${query}`, { headers: admin });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: unknown[] };
+    expect(body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Request validation failed: 200 errors, the first 50 listed' });
+    expect(body.errors).toHaveLength(50);
+    expect(body.errors[0]).toEqual({ path: 'unknown0', message: expect.stringContaining('unknown0') });
+  });
+
   it('answers a body that is not JSON by its Content-Type with 415 naming the header', async () => {
     const url = suite.harness.apiUrl;
     const log = JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'typed' });

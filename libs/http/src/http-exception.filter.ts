@@ -3,7 +3,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from './error-body.js';
 import { internalErrorBody, requestErrorBody, UNSUPPORTED_MEDIA_TYPE } from './request-error.js';
-import { ValidationFailedException } from '#libs/validation';
+import { LISTED_ERRORS, ValidationFailedException } from '#libs/validation';
 
 /**
  * Every error leaves as an ErrorBody. Unknown errors become 500 with an error id that is also in the log. An exception
@@ -28,7 +28,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   toBody(exception: unknown, requestId: string): ErrorBody {
     if (exception instanceof ValidationFailedException) {
-      return { statusCode: 400, code: 'VALIDATION_FAILED', message: exception.message, errors: exception.errors, requestId };
+      const { errors, message } = exception;
+      const listed = errors.length > LISTED_ERRORS ? `${message}: ${errors.length} errors, the first ${LISTED_ERRORS} listed` : message;
+      return { statusCode: 400, code: 'VALIDATION_FAILED', message: listed, errors: errors.slice(0, LISTED_ERRORS), requestId };
     }
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
