@@ -79,8 +79,10 @@ describe('exchange failures become clear answers', () => {
   });
 
   it('a request the exchange itself rejects: 400 with its code and message; an unknown order 404', async () => {
-    // The spec sets no upper bound on page; the simulator (like an exchange may) refuses pages past 1 000 000.
+    // A rule of the exchange's the gateway could not check first: the simulator refuses with WEEX's -1140.
+    await setFaults(suite, { refuse: { failure: 'PARAMETER_INVALID', message: 'Parameter page is beyond the last page' }, paths: ['/capi/v3/order/history'] });
     const page = await api().get('/v1/orders/history?page=2000000');
+    await setFaults(suite, undefined);
     expectErrorBody(page, 400, 'EXCHANGE_REJECTED_REQUEST');
     expect(page.body.exchange).toEqual({ operation: 'orderHistory', code: '-1140', httpStatus: 400, message: expect.stringContaining('page') });
     // An order the exchange does not know (WEEX -3200) is a 404, not a bad request.

@@ -35,7 +35,7 @@ export function sendEdgeError(
 
 /** The answer to a request a fault stops at the edge. */
 export function edgeAnswer(
-  decision: Pick<FaultDecision, 'answer' | 'body'>,
+  decision: Pick<FaultDecision, 'answer' | 'body' | 'refusal'>,
   req: FastifyRequest,
   reply: FastifyReply,
   deps: { state: SimState; clock: Clock },
@@ -48,6 +48,7 @@ export function edgeAnswer(
       .header('content-type', isJson(body) ? JSON_CONTENT_TYPE : 'text/html; charset=UTF-8')
       .send(body);
   }
+  if (kind === 'refused') return sendEdgeError(req, reply, decision.refusal!.failure, decision.refusal!.message, deps);
   if (kind === 'rateLimited429') return sendEdgeError(req, reply, SimFailure.RateLimited, 'Too many requests', deps);
   if (kind === 'error500') return sendEdgeError(req, reply, SimFailure.SystemError, 'system error', deps);
   // HTML, not JSON: what a client gets when its IP is not on the key's allowlist.

@@ -1,3 +1,4 @@
+import { SimFailure } from '../errors.js';
 import { invalid, rejectUnknownKeys, requireBoolean, requireInteger, requireObject, requireRate } from '../limits/config-checks.js';
 
 /** Faults for one set of requests. Rates are shares from 0 to 1, decided per request by the seeded PRNG. */
@@ -24,6 +25,11 @@ export interface FaultRule {
    * client that resyncs its clock still has its timestamps rejected: nodes of the exchange that disagree.
    */
   clockSkewMs?: number;
+  /**
+   * Every request is refused, unprocessed, with this failure of the simulator's table (its v3 or v2 code and HTTP
+   * status) and message: a rule of the exchange's that a client cannot know before it is told.
+   */
+  refuse?: { failure: SimFailure; message: string };
   /** Only requests to these paths (query ignored; a trailing `*` matches a prefix); default every path. */
   paths?: string[];
 }
@@ -36,7 +42,18 @@ export interface FaultConfig extends FaultRule {
   seed?: number;
 }
 
-const RULE_KEYS = ['latencyMs', 'errorRate', 'rateLimitStorm', 'hangRate', 'ipNotAllowed', 'dropAfterProcessRate', 'answerWithoutCode', 'clockSkewMs', 'paths'];
+const RULE_KEYS = [
+  'latencyMs',
+  'errorRate',
+  'rateLimitStorm',
+  'hangRate',
+  'ipNotAllowed',
+  'dropAfterProcessRate',
+  'answerWithoutCode',
+  'clockSkewMs',
+  'refuse',
+  'paths',
+];
 
 /** Checks untrusted input and keeps only the fields given; throws a ParameterInvalid SimError. */
 export function parseFaultConfig(input: unknown): FaultConfig {
@@ -62,7 +79,7 @@ function parseAccountRule(input: unknown, uid: string): FaultRule {
 
 function parseRule(fields: Record<string, unknown>, name: string): FaultRule {
   const rule: FaultRule = {};
-  const { latencyMs, errorRate, rateLimitStorm, hangRate, ipNotAllowed, dropAfterProcessRate, answerWithoutCode, clockSkewMs, paths } = fields;
+  const { latencyMs, errorRate, rateLimitStorm, hangRate, ipNotAllowed, dropAfterProcessRate, answerWithoutCode, clockSkewMs, refuse, paths } = fields;
   if (latencyMs !== undefined) rule.latencyMs = requireInteger(latencyMs, `${name}.latencyMs`, 0);
   if (errorRate !== undefined) rule.errorRate = requireRate(errorRate, `${name}.errorRate`);
   if (rateLimitStorm !== undefined) rule.rateLimitStorm = parseStorm(rateLimitStorm, `${name}.rateLimitStorm`);
@@ -79,6 +96,7 @@ function parseRule(fields: Record<string, unknown>, name: string): FaultRule {
     if (typeof clockSkewMs !== 'number' || !Number.isSafeInteger(clockSkewMs)) throw invalid(`${name}.clockSkewMs must be an integer`);
     rule.clockSkewMs = clockSkewMs;
   }
+  if (refuse !== undefined) rule.refuse = parseRefusal(refuse, `${name}.refuse`);
   if (paths !== undefined) {
     if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string' && p.startsWith('/'))) {
       throw invalid(`${name}.paths must be an array of paths starting with /`);
@@ -99,4 +117,14 @@ function parseStorm(value: unknown, name: string): boolean | { durationMs: numbe
 export function coversPath(rule: FaultRule, path: string): boolean {
   if (rule.paths === undefined) return true;
   return rule.paths.some((p) => (p.endsWith('*') ? path.startsWith(p.slice(0, -1)) : p === path));
+}
+
+const FAILURES = new Set<string>(Object.values(SimFailure));
+
+function parseRefusal(input: unknown, name: string): { failure: SimFailure; message: string } {
+  const fields = requireObject(input, name);
+  rejectUnknownKeys(fields, ['failure', 'message'], name);
+  if (typeof fields.failure !== 'string' || !FAILURES.has(fields.failure)) throw invalid(`${name}.failure must be one of ${[...FAILURES].join(', ')}`);
+  if (typeof fields.message !== 'string') throw invalid(`${name}.message must be a string`);
+  return { failure: fields.failure as SimFailure, message: fields.message };
 }

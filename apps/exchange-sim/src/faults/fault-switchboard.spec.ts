@@ -1,3 +1,4 @@
+import { SimFailure } from '../errors.js';
 import { SimError } from '../errors.js';
 import { FaultSwitchboard } from './fault-switchboard.js';
 
@@ -37,6 +38,14 @@ describe('FaultSwitchboard', () => {
     expect(board.set({ dropAfterProcessRate: 1 })).toEqual({ dropAfterProcessRate: 1, seed: 1 });
     expect(board.decide('/x', undefined)).toEqual({ latencyMs: 0, dropAfterProcess: true });
     expect(board.clear()).toEqual({ seed: 1 });
+  });
+
+  it('refuses with a failure of the table, and refuses to be set with one it does not know', () => {
+    const board = new FaultSwitchboard(() => now);
+    expect(() => board.set({ refuse: { failure: 'NO_SUCH' as never, message: 'x' } })).toThrow(/refuse.failure must be one of/);
+    board.set({ refuse: { failure: SimFailure.ParameterInvalid, message: 'beyond the last page' }, paths: ['/capi/v3/order/history'] });
+    expect(board.decide('/capi/v3/order/history', 'u1')).toMatchObject({ answer: 'refused', refusal: { failure: 'PARAMETER_INVALID' } });
+    expect(board.decide('/capi/v3/order', 'u1').answer).toBeUndefined();
   });
 
   it('answers without a code, and skews the signature clock, for the paths and accounts given', () => {

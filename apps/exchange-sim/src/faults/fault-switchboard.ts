@@ -11,6 +11,7 @@ export interface FaultCounts {
   ipNotAllowed521: number;
   droppedAfterProcess: number;
   answeredWithoutCode: number;
+  refused: number;
 }
 
 export type FaultKind = keyof FaultCounts;
@@ -18,9 +19,11 @@ export type FaultKind = keyof FaultCounts;
 /** What the edge does with one request. */
 export interface FaultDecision {
   /** Answer at the edge instead of processing; undefined lets the request through. */
-  answer?: 'ipNotAllowed521' | 'rateLimited429' | 'hang' | 'error500' | 'answeredWithoutCode';
+  answer?: 'ipNotAllowed521' | 'rateLimited429' | 'hang' | 'error500' | 'answeredWithoutCode' | 'refused';
   /** The body of an `answeredWithoutCode` answer. */
   body?: string;
+  /** The failure and message of a `refused` answer. */
+  refusal?: FaultRule['refuse'];
   latencyMs: number;
   dropAfterProcess: boolean;
 }
@@ -42,6 +45,7 @@ export class FaultSwitchboard {
     ipNotAllowed521: 0,
     droppedAfterProcess: 0,
     answeredWithoutCode: 0,
+    refused: 0,
   };
 
   constructor(
@@ -89,6 +93,7 @@ export class FaultSwitchboard {
     const latencyMs = rule.latencyMs ?? 0;
     if (rule.ipNotAllowed) return { answer: 'ipNotAllowed521', latencyMs, dropAfterProcess: false };
     if (rule.answerWithoutCode !== undefined) return { answer: 'answeredWithoutCode', body: rule.answerWithoutCode, latencyMs, dropAfterProcess: false };
+    if (rule.refuse !== undefined) return { answer: 'refused', refusal: rule.refuse, latencyMs, dropAfterProcess: false };
     if (this.stormOn(rule)) return { answer: 'rateLimited429', latencyMs, dropAfterProcess: false };
     if (hang < (rule.hangRate ?? 0)) return { answer: 'hang', latencyMs: 0, dropAfterProcess: false };
     if (error < (rule.errorRate ?? 0)) return { answer: 'error500', latencyMs, dropAfterProcess: false };
