@@ -35,6 +35,7 @@ export async function run() {
       const startedAt = new Date();
       return repository.finishAttempt(
         id,
+        1, // the attempt the claim took; an uploaded attempt is recorded whatever it was
         {
           target: 'simulator',
           url: 'http://127.0.0.1/capi/v3/order/uploadAiLog',
