@@ -23,8 +23,9 @@ describe('httpSend', () => {
         'shutting down',
       );
       // A request destroyed before anyone listened for its 'error' raised "socket hang up" a tick later, uncaught:
-      // it failed whichever test file was running when a shutdown aborted an upload about to start.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // it failed whichever test file was running when a shutdown aborted an upload about to start. Its connection
+      // attempt and that error come within a turn of the event loop; two turns are waited for, not a time.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
       expect(unheard).toEqual([]);
       expect(connections).toBe(0);
     } finally {
