@@ -18,7 +18,8 @@ const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => f
 
 describe('deleting the oldest logs is caught by the export, the head and the server check', () => {
   // The periodic work is pushed out: each test runs the check through GET /v1/audit/verify.
-  const suite = gatewaySuite({ AUDIT_CHECK_INTERVAL_MS: '3600000', AUDIT_CHECKPOINT_INTERVAL_MS: '3600000' });
+  // One upload at a time: receipts then follow log order (see beforeAll).
+  const suite = gatewaySuite({ AUDIT_CHECK_INTERVAL_MS: '3600000', AUDIT_CHECKPOINT_INTERVAL_MS: '3600000', UPLOAD_CONCURRENCY: '1' });
   const audit = auditTrail(suite);
   let pubkey = '';
   let head = '';
@@ -51,6 +52,10 @@ describe('deleting the oldest logs is caught by the export, the head and the ser
       await audit.uploaded((round + 1) * 20);
       if (round < 2) expect(await audit.json('/v1/audit/checkpoints', { method: 'POST' })).toMatchObject({ seq: String((round + 1) * 20) });
     }
+    // The deletions below assume receipts in log order (one upload at a time): were log 29 uploaded after log 30,
+    // deleting logs 1-29 would also leave a gap in the receipts of the window from log 30, a break and not a partial.
+    const order = await suite.db.query('SELECT l.seq FROM upload_attempts a JOIN ai_logs l ON l.id = a.log_id ORDER BY a.receipt_seq');
+    expect(order.rows.map((r) => Number(r.seq))).toEqual(range(1, 60));
     pubkey = await audit.pubkey();
     head = (await audit.json('/v1/audit/head')).hash;
     expect(await audit.json('/v1/audit/verify')).toMatchObject({ ok: true, complete: true, logs: { verifiedSeq: '60' }, broken: null });
