@@ -100,7 +100,7 @@ describe('exchange simulator: weight budgets', () => {
     expect(time.headers.get('x-weex-used-weight-uid')).toBeNull();
     await setBudgets({ ipLimit: 1000, windowMs: 10_000 });
     const budgets = (await client.control('GET', '/__sim/budgets')).json;
-    expect(budgets).toEqual({ ipLimit: 1000, uidLimit: 500, windowMs: 10_000, accounts: {} });
+    expect(budgets).toEqual({ ipLimit: 1000, uidLimit: 500, windowMs: 10_000, window: 'fixed', accounts: {} });
     const limit = (n: number) => ({ rateLimitType: 'REQUEST_WEIGHT', interval: 'SECOND', intervalNum: 10, limit: n });
     expect(sim.state.rateLimits).toEqual([limit(1000), limit(500)]);
     const bad = await client.control('PUT', '/__sim/budgets', { ipLimit: -1 });

@@ -4,7 +4,7 @@
  */
 export function windowShares(times, { limit, windowMs }) {
   times = [...times].sort((a, b) => a - b);
-  if (times.length === 0) return { counts: [], full: [], share: NaN, spanMs: 0, bursts: [], perSecond: NaN };
+  if (times.length === 0) return { counts: [], full: [], share: NaN, spanMs: 0, bursts: [], perSecond: NaN, mostInSpan: 0 };
   const window = (t) => Math.floor(t / windowMs);
   const first = window(times[0]);
   const counts = Array.from({ length: window(times.at(-1)) - first + 1 }, () => 0);
@@ -20,7 +20,13 @@ export function windowShares(times, { limit, windowMs }) {
   const spanMs = times.at(-1) - times[0];
   // No full window: no honest share to give; a target on it then reads as missed.
   const share = full.length ? full.reduce((a, b) => a + b, 0) / full.length / limit : NaN;
-  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000) };
+  // The most in any span of windowMs, wherever it starts: what an exchange that limits on a sliding window counts.
+  let mostInSpan = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= windowMs) j++;
+    mostInSpan = Math.max(mostInSpan, i - j + 1);
+  }
+  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000), mostInSpan };
 }
 
 export const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');

@@ -67,7 +67,7 @@ export class MetricsService {
   });
   private readonly weightUsed = new Gauge({
     name: 'gateway_weex_weight_used',
-    help: "Request weight taken in the current window of the account's budget (ip or uid), as this process sees it.",
+    help: "Request weight taken in the current span (a window and its guard) of the account's budget (ip or uid), as this process sees it.",
     labelNames: ['account', 'budget'],
     registers: [this.registry],
   });

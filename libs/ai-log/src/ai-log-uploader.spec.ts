@@ -2,7 +2,7 @@ import { Test } from '@nestjs/testing';
 import { AccountPausesRepository } from '#libs/accounts';
 import { GatewayConfig } from '#libs/config';
 import { AiLogStatus, type AiLog } from '#libs/database';
-import { WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
+import { type CallOptions, WeexApiError, type WeexClient, type WeightGrant } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AiLogRepository } from './ai-log.repository.js';
 import { AiLogUploader } from './ai-log-uploader.js';
@@ -36,12 +36,12 @@ function log(overrides: Partial<AiLog> = {}): AiLog {
   } as unknown as AiLog;
 }
 
-async function uploaderWith(answer: () => Promise<unknown>, replaced = false) {
-  const finished: Array<{ status: AiLogStatus; reason: string | null; next?: Date; outcome: string }> = [];
+async function uploaderWith(answer: (req: unknown, version: unknown, options: CallOptions) => Promise<unknown>, replaced = false) {
+  const finished: Array<{ status: AiLogStatus; reason: string | null; next?: Date; outcome: string; startedAt: Date }> = [];
   const calls = { release: 0, holdUploads: [] as string[][] };
   const repository = {
-    finishAttempt: async (_id: string, _n: number, record: { outcome: string }, status: AiLogStatus, reason: string | null, next?: Date) => {
-      finished.push({ status, reason, next, outcome: record.outcome });
+    finishAttempt: async (_id: string, _n: number, record: { outcome: string; startedAt: Date }, status: AiLogStatus, reason: string | null, next?: Date) => {
+      finished.push({ status, reason, next, outcome: record.outcome, startedAt: record.startedAt });
     },
     release: async () => void calls.release++,
   };
@@ -60,7 +60,7 @@ async function uploaderWith(answer: () => Promise<unknown>, replaced = false) {
   return { uploader: moduleRef.get(AiLogUploader), client, finished, calls };
 }
 
-const grant = {} as WeightGrant;
+const grant = { fresh: () => true } as unknown as WeightGrant;
 const error = (kind: ConstructorParameters<typeof WeexApiError>[0], code = '-1') =>
   new WeexApiError(kind, 'uploadAiLog', `${kind} answer`, { httpStatus: kind === 'auth' ? 401 : 500, code });
 
@@ -69,6 +69,18 @@ describe('AiLogUploader (Nest testing module)', () => {
     const { uploader, client, finished } = await uploaderWith(async () => ({ httpStatus: 200, code: '0', msg: 'success', simulator: true }));
     expect(await uploader.send(log(), client, grant)).toEqual({ status: 'uploaded' });
     expect(finished).toEqual([expect.objectContaining({ status: AiLogStatus.uploaded, outcome: 'uploaded' })]);
+  });
+
+  it('times the attempt from the request going out, not from a wait before it (for the clock or the budget)', async () => {
+    let sentAt = 0;
+    const { uploader, client, finished } = await uploaderWith(async (_req, _version, options) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sentAt = Date.now();
+      options.onSend?.();
+      return { httpStatus: 200, code: '0', msg: 'success', simulator: true };
+    });
+    await uploader.send(log(), client, grant);
+    expect(finished[0].startedAt.getTime()).toBeGreaterThanOrEqual(sentAt);
   });
 
   it('retries a transient failure with backoff while within the retry horizon', async () => {

@@ -30,12 +30,12 @@ export class AiLogUploader {
    * exchange's clock, only if it could not be read before the claim: then the attempt fails if it still cannot).
    */
   async send(log: AiLog, client: WeexClient, weight: WeightGrant): Promise<UploadResult> {
-    const startedAt = new Date();
     const version = this.config.weexUploadApiVersion;
-    const attempt = { url: client.uploadAiLogUrl(version), startedAt };
+    const attempt = { url: client.uploadAiLogUrl(version), startedAt: new Date() };
     let res: UploadAiLogResult;
     try {
-      res = await client.uploadAiLog(toRequest(log), version, { weight });
+      // The attempt starts when the request goes out: its latency is the exchange's, never a wait for the clock or budget.
+      res = await client.uploadAiLog(toRequest(log), version, { weight, onSend: () => (attempt.startedAt = new Date()) });
     } catch (error) {
       if (error instanceof WeexApiError) {
         // Credentials rotated through another process reach this one at its next refresh; until then an auth refusal

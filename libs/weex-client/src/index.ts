@@ -2,6 +2,7 @@ export * from './ai-log.api.js';
 export * from './backoff.js';
 export * from './budget/memory-weight-budget.js';
 export * from './budget/budget-window.js';
+export * from './budget/sliding-span.js';
 export * from './budget/limiter-weight-budget.js';
 export * from './budget/weight-credit.js';
 export * from './budget/weight-budget.js';

@@ -28,7 +28,7 @@ function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error) {
     acquire: async (op: OperationName) => {
       if (budgetError) throw budgetError;
       log.push(`acquire ${op}`);
-      return { operation: op, giveBack: async () => void log.push(`give back ${op}`) };
+      return { operation: op, giveBack: async () => void log.push(`give back ${op}`), fresh: () => true };
     },
     giveBackHeld: async () => undefined,
     pause: async (ms: number) => void log.push(`pause ${ms > 0}`),
@@ -84,6 +84,13 @@ describe('WeexRequestRunner', () => {
     expect(log).toEqual(['acquire serverTime', 'sync', 'acquire uploadAiLog']);
     await runner.call({ operation: 'uploadAiLog', weight });
     expect(log.slice(3)).toEqual(['send uploadAiLog']);
+  });
+
+  it('gives back weight taken too long ago, and takes it anew before sending', async () => {
+    const { runner, log } = setup(['ok']);
+    const weight = { ...(await runner.prepare('uploadAiLog')), fresh: () => false };
+    await runner.call({ operation: 'uploadAiLog', weight });
+    expect(log).toEqual(['acquire uploadAiLog', 'give back uploadAiLog', 'acquire uploadAiLog', 'send uploadAiLog']);
   });
 
   it('reports a budget that cannot be reached as unavailable, having sent nothing', async () => {

@@ -49,10 +49,17 @@ export class WeexRequestRunner implements WeexCaller {
     const op = OPERATIONS[call.operation];
     const attempts = op.write ? 1 : Math.max(1, this.retry.maxAttempts);
     let refused: WeexApiError | undefined;
+    let weight = call.weight;
     for (let attempt = 1; ; attempt++) {
       try {
         if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
-        if (attempt > 1 || !call.weight) await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
+        // Weight taken too long ago no longer covers the call (WeightGrant.fresh): back it goes, and the call takes it anew.
+        if (weight && !weight.fresh()) {
+          await weight.giveBack();
+          weight = undefined;
+        }
+        if (attempt > 1 || !weight) await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
+        call.onSend?.();
         return await this.transport.request({
           operation: call.operation,
           method: op.method,

@@ -35,26 +35,24 @@ export function apiKeyHash(apiKey: string): string {
 
 /**
  * The key prefixes of a budget: `<prefix>:weex-budget:ip:<ipName>` and `<prefix>:weex-budget:uid:<apiKeyHash>`,
- * each followed by `:w<window index>` (one key per window) or `:pause`; the IP window's weight by account (by
- * apiKeyHash) is `:w<window index>:accounts`, and the last window each account took IP weight in `:accounts`.
- * Every process using the same prefix and account shares them.
+ * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP window's weight by
+ * account (by apiKeyHash) is `:w<fixed window index>:accounts`, and the last window each account took IP weight in
+ * `:accounts`. Every process using the same prefix and account shares them.
  */
 export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'apiKey' | 'ipName'>): { ip: string; uid: string } {
   const base = `${options.prefix ?? 'gateway'}:weex-budget`;
   return { ip: `${base}:ip:${options.ipName ?? 'default'}`, uid: `${base}:uid:${apiKeyHash(options.apiKey)}` };
 }
 
-/** How long a window's key lives: at least 1 s, as RateLimiterRedis keeps keys. */
-const lifetimeMs = (windowMs: number) => Math.max(1000, windowMs);
+/** A budget's weight by bucket, as the take script leaves it. */
+async function readSpent(redis: Redis, key: string): Promise<Map<number, number>> {
+  return new Map(Object.entries(await redis.hgetall(key)).map(([bucket, weight]) => [Number(bucket), Number(weight)]));
+}
 
 function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: BudgetLimit, limits: BudgetLimits): BudgetWindow {
-  const limiter = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix,
-    points: limit,
-    duration: lifetimeMs(windowMs) / 1000,
-  });
-  return new BudgetWindow(limiter, limit, windowMs, windowClock(limits, windowMs), 'redis');
+  // Pauses only: RateLimiterRedis keeps a key at least a second.
+  const pauses = new RateLimiterRedis({ storeClient: redis, keyPrefix, points: limit, duration: Math.max(1000, windowMs) / 1000 });
+  return new BudgetWindow(pauses, limit, windowMs, windowClock(limits, windowMs), 'redis', () => readSpent(redis, `${keyPrefix}:spent`));
 }
 
 /** The least IP weight an account's fair share holds for it: a fiftieth of the limit. */
@@ -67,8 +65,9 @@ const RELEASE_DIVISOR = 10;
 /**
  * A weight budget in Redis, shared by every process of a deployment that uses the same account and prefix.
  * A weight is taken only if it fits (atomically, in one script), so the processes together never exceed a limit
- * within a window, and the IP window is shared fairly between the deployment's accounts (TAKE_BOTH_LUA). While a
- * window has room, a take also leases weight for later calls (WeightCredit).
+ * within any window of the exchange, fixed or sliding (SlidingSpan), and the IP budget is shared fairly between the
+ * deployment's accounts (TAKE_BOTH_LUA). While a span has room, a take also leases weight for later calls
+ * (WeightCredit).
  */
 export function createRedisWeightBudget(options: RedisWeightBudgetOptions): LimiterWeightBudget {
   const { limits, redis } = options;
@@ -80,13 +79,13 @@ export function createRedisWeightBudget(options: RedisWeightBudgetOptions): Limi
   return new LimiterWeightBudget(ip, uid, redisStore(redis, { ...keys, account: apiKeyHash(options.apiKey) }, ip, uid, credit), () => credit.drop());
 }
 
-type TakeBothCommand = (...args: Array<string | number>) => Promise<[number, number, number, number]>;
+type TakeBothCommand = (...args: Array<string | number>) => Promise<[number, number, number, number, number, number]>;
 type GiveBackCommand = (...args: Array<string | number>) => Promise<number>;
 
 /**
- * Both windows' takes as one script: one command and one round trip per call, where the limiters take four (the
- * pauses read, then each window), and nothing to give back when one window refuses. A call that the credit covers
- * makes no round trip, and weight given back becomes credit, which goes back to Redis with giveBackHeld.
+ * Both budgets' takes as one script: one command and one round trip per call, and nothing to give back when one
+ * budget refuses. A call that the credit covers makes no round trip, and weight given back becomes credit, which goes
+ * back to Redis with giveBackHeld.
  */
 function redisStore(redis: Redis, keys: { ip: string; uid: string; account: string }, ip: BudgetWindow, uid: BudgetWindow, credit: WeightCredit): WeightStore {
   if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 7, lua: TAKE_BOTH_LUA });
@@ -97,31 +96,42 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
   const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.windowMs);
   const releaseMs = Math.floor(ip.windowMs / RELEASE_DIVISOR);
   const current = () => `${ip.slot().key}:${uid.slot().key}`;
+  const giveBackTo = async (windows: string, weight: Weight) => {
+    const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
+    await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, ipBucket, uidBucket, weight.ip, weight.uid);
+  };
   const take = async (weight: Weight): Promise<Take> => {
+    const now = ip.clock.now();
     const ipSlot = ip.slot();
     const uidSlot = uid.slot();
-    // Close to a window boundary nothing is taken (as BudgetWindow.take): wait for the guard, then ask.
-    const guard = Math.max(weight.ip > 0 ? ipSlot.guardWait : 0, weight.uid > 0 ? uidSlot.guardWait : 0);
-    if (guard > 0) return { wait: guard };
+    // Credit belongs to its bucket: weight is never spent later than the bucket it was counted in.
     const windows = `${ipSlot.key}:${uidSlot.key}`;
     if (credit.take(windows, weight)) return { wait: 0, windows };
+    // Lapsed credit goes back with this take: no round trip of its own.
+    const lapsed = credit.lapsed(windows) ?? { window: 'b0:b0', weight: { ip: 0, uid: 0 } };
+    const lapsedBuckets = lapsed.window.split(':').map((key) => key.slice(1));
     const lease = credit.ask(weight, { ip: ip.limit, uid: uid.limit });
-    let answer: [number, number, number, number] | undefined;
+    let answer: [number, number, number, number, number, number] | undefined;
     try {
       answer = await command(
         `${keys.ip}:${PAUSE_KEY}`,
         `${keys.uid}:${PAUSE_KEY}`,
-        `${keys.ip}:${ipSlot.key}`,
-        `${keys.uid}:${uidSlot.key}`,
-        `${keys.ip}:${ipSlot.key}:accounts`,
+        `${keys.ip}:spent`,
+        `${keys.uid}:spent`,
+        `${keys.ip}:w${ipSlot.index}:accounts`,
         `${keys.ip}:w${ipSlot.index - 1}:accounts`,
         `${keys.ip}:accounts`,
         weight.ip,
         weight.uid,
         ip.limit,
         uid.limit,
-        lifetimeMs(ip.windowMs),
-        lifetimeMs(uid.windowMs),
+        ipSlot.bucket,
+        uidSlot.bucket,
+        ip.span.buckets,
+        uid.span.buckets,
+        ip.span.bucketMs,
+        uid.span.bucketMs,
+        now,
         lease.ip,
         lease.uid,
         keys.account,
@@ -129,28 +139,32 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         ipSlot.index,
         horizon,
         ipSlot.msLeft <= releaseMs ? 1 : 0,
+        ip.windowMs,
+        ...lapsedBuckets,
+        lapsed.weight.ip,
+        lapsed.weight.uid,
       );
     } finally {
       credit.settle(lease, windows, answer?.[3] === 1);
     }
-    const [pausedMs, ipRefused, uidRefused] = answer;
+    const [pausedMs, ipRefused, uidRefused, , ipWait, uidWait] = answer;
     if (pausedMs === 0 && !ipRefused && !uidRefused) return { wait: 0, windows };
     if (pausedMs === 0 && credit.take(windows, weight)) return { wait: 0, windows }; // a lease landed meanwhile
-    // Weight held for other accounts is released in the window's last part; a full window frees up in the next.
-    const ipWait = ipRefused === 2 ? ipSlot.msLeft - releaseMs : ipRefused ? ipSlot.msLeft + ip.clock.guardMs : 0;
-    return { wait: Math.max(pausedMs, ipWait, uidRefused ? uidSlot.msLeft + uid.clock.guardMs : 0) };
+    // Weight held for other accounts is released in the window's last part; a full span frees up as its oldest buckets leave.
+    const heldWait = ipRefused === 2 ? ipSlot.msLeft - releaseMs : 0;
+    return { wait: Math.max(pausedMs, heldWait, ipWait, uidWait, 1) };
   };
+  // Within its bucket, weight given back is credit for the next calls; later, it goes back to its bucket in Redis,
+  // where it would otherwise count against the span for a whole window.
   const giveBack = async (weight: Weight, windows: string) => {
     if (windows === current()) credit.refund(windows, weight);
+    else await giveBackTo(windows, weight);
   };
-  // Weight a process holds and leaves unspent is lost to the others until its window ends: a drainer that moves
+  // Weight a process holds and leaves unspent is lost to the others until it leaves the span: a drainer that moves
   // between worker processes would strand a lease in each.
   const giveBackHeld = async () => {
-    const windows = current();
-    const held = credit.takeAll(windows);
-    if (held.ip === 0 && held.uid === 0) return;
-    const [ipKey, uidKey] = windows.split(':');
-    await giveBackCommand(`${keys.ip}:${ipKey}`, `${keys.uid}:${uidKey}`, held.ip, held.uid);
+    const held = credit.takeAll();
+    if (held.weight.ip !== 0 || held.weight.uid !== 0) await giveBackTo(held.window, held.weight);
   };
   return { take, giveBack, giveBackHeld };
 }

@@ -109,8 +109,8 @@ export class LogCountsDto {
 
 export class WindowUsageDto implements WindowUsage {
   @ApiProperty(COUNT) limit: number;
-  @ApiProperty({ ...COUNT, description: 'weight taken in the current window (leased weight included)' }) used: number;
-  @ApiProperty({ ...COUNT, description: 'until the window ends' }) msBeforeReset: number;
+  @ApiProperty({ ...COUNT, description: 'weight taken in the current span, a window and its guard ending now (leased weight included)' }) used: number;
+  @ApiProperty({ ...COUNT, description: 'until the oldest weight leaves the span, freeing some of the limit' }) msBeforeReset: number;
   @ApiProperty({ ...COUNT, description: 'until a pause after a 429 ends; 0 when not paused' }) pausedMs: number;
 }
 

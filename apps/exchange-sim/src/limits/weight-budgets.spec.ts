@@ -35,11 +35,42 @@ describe('WeightBudgets', () => {
   it('validates a new configuration, fills defaults, and clears the windows', () => {
     const b = budgets();
     b.tryCharge('ip', 'a', 3);
-    expect(b.set({ uidLimit: 7 })).toEqual({ ipLimit: 500, uidLimit: 7, windowMs: 10_000, accounts: {} });
+    expect(b.set({ uidLimit: 7 })).toEqual({ ipLimit: 500, uidLimit: 7, windowMs: 10_000, window: 'fixed', accounts: {} });
     expect(b.usedNow('ip', 'a')).toBe(0);
     expect(() => b.set({ windowMs: 0 })).toThrow(SimError);
     expect(() => b.set({ ipLimit: 1.5 })).toThrow(SimError);
     expect(() => b.set({ burst: 1 } as never)).toThrow(/unknown field/);
+    expect(() => b.set({ window: 'rolling' } as never)).toThrow(/fixed' or 'sliding/);
     expect(b.reset()).toMatchObject({ ipLimit: 10, uidLimit: 5 });
+  });
+
+  it('on a sliding window refuses what a fixed one lets through: a span of a window across a boundary', () => {
+    // 1 s before a boundary of the 10 s windows: the limit now, and again just after the boundary.
+    now = 1_009_000;
+    const fixed = budgets();
+    const sliding = budgets();
+    sliding.set({ ipLimit: 10, window: 'sliding' });
+    for (const b of [fixed, sliding]) expect(b.tryCharge('ip', 'a', 10)).toBe(true);
+    now += 2_000;
+    expect(fixed.tryCharge('ip', 'a', 10)).toBe(true);
+    expect(sliding.tryCharge('ip', 'a', 1)).toBe(false);
+    // The first charge leaves the sliding window 10 s after it was made, not at a boundary.
+    now += 7_999;
+    expect(sliding.usedNow('ip', 'a')).toBe(10);
+    now += 1;
+    expect(sliding.usedNow('ip', 'a')).toBe(0);
+    expect(sliding.tryCharge('ip', 'a', 10)).toBe(true);
+  });
+
+  it('on a sliding window takes a refund back from the latest charges', () => {
+    now = 1_000_000;
+    const b = new WeightBudgets(() => now, { uidLimit: 5, window: 'sliding', windowMs: 1_000 });
+    expect(b.tryCharge('uid', 'u', 2)).toBe(true);
+    now += 500;
+    expect(b.tryCharge('uid', 'u', 3)).toBe(true);
+    b.refund('uid', 'u', 3);
+    now += 500;
+    expect(b.usedNow('uid', 'u')).toBe(0);
+    expect(b.tryCharge('uid', 'u', 5)).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import type { Clock } from '../sim-clock.js';
 import { type BudgetConfig, type BudgetOptions, parseBudgetConfig } from './budget-config.js';
 import { FixedWindowCounter } from './fixed-window-counter.js';
+import { SlidingWindowCounter } from './sliding-window-counter.js';
+import type { WindowCounter } from './window-counter.js';
 
 export type BudgetKind = 'ip' | 'uid';
 
@@ -26,12 +28,13 @@ export interface RateLimitEntry {
 }
 
 /**
- * Per-IP and per-UID weight budgets in fixed windows of the simulator clock, so a test moves to the next window by
- * moving its clock. Hand-written rather than rate-limiter-flexible, whose memory store reads `Date.now` itself.
+ * Per-IP and per-UID weight budgets in fixed (or, with `window: 'sliding'`, sliding) windows of the simulator clock,
+ * so a test moves to the next window by moving its clock. Hand-written rather than rate-limiter-flexible, whose
+ * memory store reads `Date.now` itself.
  */
 export class WeightBudgets {
   private current: BudgetConfig;
-  private readonly windows = { ip: new FixedWindowCounter(), uid: new FixedWindowCounter() };
+  private windows: Record<BudgetKind, WindowCounter>;
   private readonly totals = { ip: new Map<string, WeightUse>(), uid: new Map<string, WeightUse>() };
 
   constructor(
@@ -39,6 +42,7 @@ export class WeightBudgets {
     private readonly initial: BudgetOptions = {},
   ) {
     this.current = parseBudgetConfig(initial);
+    this.windows = counters(this.current);
   }
 
   get config(): BudgetConfig {
@@ -48,8 +52,7 @@ export class WeightBudgets {
   /** Replaces the budgets (missing fields take the defaults) and starts every window afresh. */
   set(options: BudgetOptions): BudgetConfig {
     this.current = parseBudgetConfig(options);
-    this.windows.ip.clear();
-    this.windows.uid.clear();
+    this.windows = counters(this.current);
     return this.config;
   }
 
@@ -76,26 +79,26 @@ export class WeightBudgets {
 
   /** Charges the weight if it fits in the current window; a refused request charges nothing and counts as refused. */
   tryCharge(kind: BudgetKind, key: string, weight: number): boolean {
-    const window = this.window();
+    const now = this.clock();
     const total = this.totalOf(kind, key);
-    if (this.windows[kind].used(key, window) + weight > this.limitOf(kind, key)) {
+    if (this.windows[kind].used(key, now) + weight > this.limitOf(kind, key)) {
       total.refused429 += 1;
       return false;
     }
-    this.windows[kind].add(key, weight, window);
+    this.windows[kind].add(key, weight, now);
     total.used += weight;
     return true;
   }
 
   /** Takes back a charge of this window, when the other budget refused the same request. */
   refund(kind: BudgetKind, key: string, weight: number): void {
-    this.windows[kind].add(key, -weight, this.window());
+    this.windows[kind].add(key, -weight, this.clock());
     this.totalOf(kind, key).used -= weight;
   }
 
-  /** Weight spent in the current window. */
+  /** Weight spent in the current window (sliding: in the last `windowMs`). */
   usedNow(kind: BudgetKind, key: string): number {
-    return this.windows[kind].used(key, this.window());
+    return this.windows[kind].used(key, this.clock());
   }
 
   stats(): WeightStats {
@@ -105,13 +108,14 @@ export class WeightBudgets {
     return { byIp, byUid, refused429: refused };
   }
 
-  private window(): number {
-    return Math.floor(this.clock() / this.current.windowMs);
-  }
-
   private totalOf(kind: BudgetKind, key: string): WeightUse {
     let total = this.totals[kind].get(key);
     if (!total) this.totals[kind].set(key, (total = { used: 0, refused429: 0 }));
     return total;
   }
+}
+
+function counters({ window, windowMs }: BudgetConfig): Record<BudgetKind, WindowCounter> {
+  const make = () => (window === 'sliding' ? new SlidingWindowCounter(windowMs) : new FixedWindowCounter(windowMs));
+  return { ip: make(), uid: make() };
 }

@@ -8,13 +8,13 @@ const WAKE_MARGIN_MS = 5;
 
 export type Weight = { ip: number; uid: number };
 
-/** What a take answers: taken (in the windows named `w<ip window>:w<uid window>`), or how long to wait. */
+/** What a take answers: taken (in the buckets named `b<ip bucket>:b<uid bucket>`), or how long to wait. */
 export type Take = { wait: 0; windows: string } | { wait: number; windows?: undefined };
 
 /** Where both weights are taken together (or neither), and given back. */
 export interface WeightStore {
   take(weight: Weight): Promise<Take>;
-  /** Gives back weight taken in `windows`; nothing once either of them has ended. */
+  /** Gives back weight taken in `windows` (its buckets), to the buckets still in their spans. */
   giveBack(weight: Weight, windows: string): Promise<void>;
   /** Gives back what the store holds for this process ahead of its calls, if anything. */
   giveBackHeld?(): Promise<void>;
@@ -24,27 +24,19 @@ export interface WeightStore {
  * A weight budget over two windows (IP and UID). While the budget has room, callers take weight at once, side by
  * side; a caller that finds it full joins a line, and the line is served one at a time in call order: its first
  * waits until its weights fit in both budgets, the others queue behind it, and newcomers queue too rather than
- * overtake. Across processes the store decides atomically; a weight taken in one budget but refused by the other is
- * given back.
+ * overtake. The store takes both weights or neither, atomically across the processes that share it.
  */
 export class LimiterWeightBudget implements WeightBudget {
   private tail: Promise<void> = Promise.resolve();
   private inLine = 0;
 
-  private readonly store: WeightStore;
-
-  /**
-   * `store` replaces the take through the two windows' limiters, where the store can do both at once; `onPause`
-   * drops what it holds ahead (WeightCredit).
-   */
+  /** `store` takes and gives back the weight; `onPause` drops what it holds ahead (WeightCredit). */
   constructor(
     private readonly ip: BudgetWindow,
     private readonly uid: BudgetWindow,
-    store?: WeightStore,
+    private readonly store: WeightStore,
     private readonly onPause: () => void = () => {},
-  ) {
-    this.store = store ?? { take: (weight) => this.tryTake(weight), giveBack: (weight, windows) => this.giveBackToWindows(weight, windows) };
-  }
+  ) {}
 
   async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs = Infinity): Promise<WeightGrant> {
     const weight = weightOf(operation);
@@ -83,8 +75,13 @@ export class LimiterWeightBudget implements WeightBudget {
 
   private grant(operation: OperationName, weight: Weight, windows: string): WeightGrant {
     let given = false;
+    const { now, guardMs } = this.ip.clock;
+    // From the start of the IP bucket the weight was counted in, not from when the store answered: a slow answer
+    // (Redis, up to its command timeout) is part of the delay the guard must cover.
+    const takenAt = Number(windows.split(':')[0].slice(1)) * this.ip.span.bucketMs;
     return {
       operation,
+      fresh: () => now() - takenAt <= guardMs / 2,
       giveBack: async () => {
         if (given) return;
         given = true;
@@ -102,25 +99,5 @@ export class LimiterWeightBudget implements WeightBudget {
       if (take.wait > maxWaitMs) throw new BudgetWaitTooLong(operation, take.wait);
       await sleep(take.wait + WAKE_MARGIN_MS, signal);
     }
-  }
-
-  /**
-   * Takes both weights, or neither. One round trip: the pauses are read while the weights are taken, and what was
-   * taken during a pause (or by one window while the other refused) is given back.
-   */
-  private async tryTake(weight: Weight): Promise<Take> {
-    const [ipPause, uidPause, ip, uid] = await Promise.all([this.ip.pausedMs(), this.uid.pausedMs(), this.ip.take(weight.ip), this.uid.take(weight.uid)]);
-    const wait = Math.max(ipPause, uidPause, ip.wait, uid.wait);
-    if (wait > 0) {
-      await Promise.all([ip.wait === 0 ? this.ip.giveBack(ip.key, weight.ip) : undefined, uid.wait === 0 ? this.uid.giveBack(uid.key, weight.uid) : undefined]);
-      return { wait };
-    }
-    return { wait: 0, windows: `${ip.key ?? this.ip.slot().key}:${uid.key ?? this.uid.slot().key}` };
-  }
-
-  private async giveBackToWindows(weight: Weight, windows: string): Promise<void> {
-    const [ipKey, uidKey] = windows.split(':');
-    if (ipKey !== this.ip.slot().key || uidKey !== this.uid.slot().key) return;
-    await Promise.all([this.ip.giveBack(ipKey, weight.ip), this.uid.giveBack(uidKey, weight.uid)]);
   }
 }

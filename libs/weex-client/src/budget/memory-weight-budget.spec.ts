@@ -7,15 +7,20 @@ const limits = { ip: { limit: 10, windowMs: WINDOW_MS }, uid: { limit: 15, windo
 const windowOf = (t: number) => Math.floor(t / WINDOW_MS);
 
 describe('memory weight budget', () => {
-  it('makes a burst wait: at most the limit per window, served in call order', async () => {
+  it('makes a burst wait: at most the limit in any span of a window, served in call order', async () => {
     const budget = createMemoryWeightBudget(limits);
-    const granted: Array<{ call: number; window: number }> = [];
-    await Promise.all(Array.from({ length: 12 }, (_, call) => budget.acquire('orderInfo').then(() => granted.push({ call, window: windowOf(Date.now()) }))));
+    const granted: Array<{ call: number; window: number; at: number }> = [];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, call) => budget.acquire('orderInfo').then(() => granted.push({ call, window: windowOf(Date.now()), at: Date.now() }))),
+    );
     expect(granted.map((g) => g.call)).toEqual([...Array(12).keys()]);
     const perWindow = new Map<number, number>();
     for (const { window } of granted) perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
     expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(5);
     expect(perWindow.size).toBeGreaterThanOrEqual(3);
+    // Sliding too: any five grants apart are more than a window apart.
+    const times = granted.map((g) => g.at);
+    for (let i = 5; i < times.length; i++) expect(times[i] - times[i - 5]).toBeGreaterThan(WINDOW_MS);
   });
 
   it('counts each call at its operation weights', async () => {
@@ -61,7 +66,8 @@ describe('memory weight budget', () => {
     for (let i = 0; i < 5; i++) await budget.acquire('orderInfo');
     const refused = budget.acquire('orderInfo', undefined, 1_000);
     await expect(refused).rejects.toBeInstanceOf(BudgetWaitTooLong);
-    await expect(refused).rejects.toMatchObject({ operation: 'orderInfo', waitMs: 30_000 + 250 });
+    // Until the weight taken now leaves the span: the window, the guard (250 ms), rounded up to buckets of 300 ms, and one more bucket.
+    await expect(refused).rejects.toMatchObject({ operation: 'orderInfo', waitMs: 60_600 });
     expect(await budget.usage()).toMatchObject({ ip: { used: 10 }, uid: { used: 15 } });
   });
 
@@ -76,6 +82,26 @@ describe('memory weight budget', () => {
     expect(paused).toBeGreaterThan(0);
     await budget.acquire('orderInfo', undefined, paused + 1_000);
     expect((await budget.usage()).uid.pausedMs).toBe(0);
+  });
+
+  it('calls weight stale once it was taken more than half the guard ago', async () => {
+    let now = 30_000;
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => now });
+    const grant = await budget.acquire('orderInfo');
+    now += 125;
+    expect(grant.fresh()).toBe(true);
+    now += 1;
+    expect(grant.fresh()).toBe(false);
+  });
+
+  it('times that from the start of the bucket the weight was counted in, not from when the take was answered', async () => {
+    let now = 30_100; // 100 ms into a 300 ms bucket (a 200th of the window)
+    const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => now });
+    const grant = await budget.acquire('orderInfo');
+    now = 30_125;
+    expect(grant.fresh()).toBe(true);
+    now = 30_126;
+    expect(grant.fresh()).toBe(false);
   });
 
   it('refuses limits some operation could never fit into', () => {

@@ -1,6 +1,6 @@
 import { OPERATIONS, type OperationName } from '../operations.js';
 
-/** One budget's configuration: at most `limit` weight per window of `windowMs`. */
+/** One budget's configuration: at most `limit` weight in any span of `windowMs`, fixed or sliding. */
 export interface BudgetLimit {
   limit: number;
   windowMs: number;
@@ -9,11 +9,15 @@ export interface BudgetLimit {
 /** The two budgets every call is charged against (weex-facts.md, "Rate limits"). */
 export interface BudgetLimits {
   /**
-   * The exchange's clock, to which windows are aligned (window n covers [n × windowMs, (n + 1) × windowMs));
-   * default `Date.now`. WeexClient passes its clock corrected by the measured server offset.
+   * The exchange's clock, by which weight is counted (SlidingSpan) and fixed windows are aligned (window n covers
+   * [n × windowMs, (n + 1) × windowMs)); default `Date.now`. WeexClient passes its clock corrected by the measured
+   * server offset.
    */
   now?: () => number;
-  /** Nothing is taken this close to a window boundary (clock skew, network latency); default min(250, windowMs / 10) ms. */
+  /**
+   * How much later than its take the exchange may count a call (network latency, the wait between take and send)
+   * and how far processes' clocks may disagree: a budget counts windowMs + guardMs; default min(250, windowMs / 10) ms.
+   */
   guardMs?: number;
   /** Shared by every account calling from the same IP. */
   ip: BudgetLimit;
@@ -23,9 +27,9 @@ export interface BudgetLimits {
 
 export interface WindowUsage {
   limit: number;
-  /** Weight taken in the current window. */
+  /** Weight taken in the current span (a window and its guard, ending now). */
   used: number;
-  /** Until the current window ends. */
+  /** Until the span's oldest weight leaves it, freeing some of the limit (0: nothing is taken). */
   msBeforeReset: number;
   /** Until a pause after a 429 ends; 0 when not paused. */
   pausedMs: number;
@@ -39,8 +43,13 @@ export interface BudgetUsage {
 /** An operation's weight, taken: spent by the call it is taken for, or given back when that call is not made. */
 export interface WeightGrant {
   readonly operation: OperationName;
-  /** Returns the weight to the budget (once; a window that has ended is not given anything back). */
+  /** Returns the weight to the budget (once; weight that has left the span is not given anything back). */
   giveBack(): Promise<void>;
+  /**
+   * False once the weight was taken longer ago than a call may be sent on it (half the budget's guard): the budget
+   * counts a call when its weight is taken, so a call sent much later could land in a window the count did not cover.
+   */
+  fresh(): boolean;
 }
 
 /**
@@ -55,7 +64,7 @@ export interface WeightBudget {
   acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant>;
   /**
    * Gives back the weight this process took ahead of its calls and has not spent (WeightCredit), so that other
-   * processes can spend it in this window: for a caller that is done for now.
+   * processes can spend it: for a caller that is done for now.
    */
   giveBackHeld(): Promise<void>;
   /** Lets nothing through, for every user of the budget, for `ms` or the rest of the current window if longer. */

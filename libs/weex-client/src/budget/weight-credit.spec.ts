@@ -58,4 +58,14 @@ describe('WeightCredit', () => {
     credit.drop();
     expect(credit.take('w1:w1', ORDER_INFO)).toBe(false);
   });
+
+  it("hands what is left of another bucket's credit back once, to give back to that bucket", () => {
+    const credit = new WeightCredit();
+    credit.settle(credit.ask(ORDER_INFO, LIMITS), 'b1:b1', true);
+    expect(credit.take('b1:b1', ORDER_INFO)).toBe(true);
+    expect(credit.lapsed('b1:b1')).toBeUndefined();
+    expect(credit.lapsed('b2:b2')).toEqual({ window: 'b1:b1', weight: { ip: 8, uid: 7 } });
+    expect(credit.lapsed('b2:b2')).toBeUndefined();
+    expect(credit.take('b1:b1', ORDER_INFO)).toBe(false);
+  });
 });

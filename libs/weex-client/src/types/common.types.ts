@@ -19,4 +19,6 @@ export interface CallOptions {
   maxBudgetWaitMs?: number;
   /** The call's weight, taken already (WeexClient.takeWeight): its first attempt is sent without waiting for the budget. */
   weight?: WeightGrant;
+  /** Called as each attempt is sent, after any wait for the exchange's clock or the budget: time the exchange call from here. */
+  onSend?: () => void;
 }
