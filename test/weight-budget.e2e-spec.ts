@@ -46,15 +46,8 @@ describe('Redis weight budget shared by several processes', () => {
     const keys = (await connect().keys(`${prefix}:*`)).sort();
     const uid = `${prefix}:weex-budget:uid:${apiKeyHash(API_KEY)}`;
     const ip = `${prefix}:weex-budget:ip:egress-1`;
-    expect(keys).toEqual([
-      `${ip}:accounts`,
-      `${ip}:pause`,
-      `${ip}:spent`,
-      expect.stringMatching(new RegExp(`^${ip}:w\\d+:accounts$`)),
-      `${uid}:pause`,
-      `${uid}:spent`,
-    ]);
-    expect(Object.keys(await connect().hgetall(keys[3]))).toEqual([apiKeyHash(API_KEY)]);
+    expect(keys).toEqual([`${ip}:accounts`, `${ip}:by-account`, `${ip}:pause`, `${ip}:spent`, `${uid}:pause`, `${uid}:spent`]);
+    expect(Object.keys(await connect().hgetall(`${ip}:by-account`))).toEqual([expect.stringMatching(new RegExp(`^${apiKeyHash(API_KEY)}\\|\\d+$`))]);
     expect(keys.join()).not.toContain(API_KEY);
   });
 
@@ -106,8 +99,8 @@ describe('Redis weight budget shared by several processes', () => {
     expect([usage.ip.used, usage.uid.used]).toEqual([10, 15]);
   });
 
-  it('shares the IP window fairly: an account flooding it leaves another the weight that one uses, until late in the window', async () => {
-    // Two accounts of one deployment (one IP budget, a UID budget each) on a clock that moves a window at a time.
+  it('shares the IP budget fairly: an account flooding it leaves another a quarter more than it uses in a span', async () => {
+    // Two accounts of one deployment (one IP budget, a UID budget each) on a clock that moves only when told.
     let now = 1_000_000 * 60_000 + 30_000;
     const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
     const [light, flood] = ['light-account-key', 'flooding-account-key'].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
@@ -123,19 +116,25 @@ describe('Redis weight budget shared by several processes', () => {
         taken++;
       return taken;
     };
-    // One window: the flooder, alone, past half of it (no more leases); then the light account 5; the flooder all the rest.
-    expect(await takeAll(flood, 30)).toBe(30);
-    expect(await takeAll(light, 5)).toBe(5);
-    expect(await takeAll(flood)).toBe(15);
-    // The next window, once the first one's weight has left the span (a window, the guard, rounded up to buckets of
-    // 300 ms, and one more bucket): the flooder comes first, yet leaves the light account twice what that one took,
-    // and waits for the window's last tenth, when what the light one has not used by then goes to whoever asks.
-    now += 60_600;
-    expect(await takeAll(flood)).toBe(40);
-    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: 29_400 - 6_000 });
-    expect(await takeAll(light, 4)).toBe(4);
-    now += 25_000;
-    expect(await takeAll(flood)).toBe(6);
+    // The light account makes a call every 6 s, 5 in all over 24 s (81 buckets of 300 ms); each took a lease of one
+    // more (the span was at most half used), and the last lease is still held: its use is 6. Its share holds a quarter
+    // more than it would use in a whole span (202 buckets) at that rate, ceil(1.25 × 6 × 202 / 81) = 19, less the 6:
+    // 13. The flooder, beyond its fair share (25), takes what that does not hold: 31. The light one makes 14 calls: the
+    // 13 left and its lease.
+    const light0 = now;
+    for (let i = 0; i < 5; i++, now += 6_000) expect(await takeAll(light, 1)).toBe(1);
+    now -= 6_000;
+    expect(await takeAll(flood)).toBe(31);
+    expect(await takeAll(light)).toBe(14);
+    // Nothing frees up before the light one's first call leaves the span (a window, the guard, rounded up to buckets
+    // of 300 ms, and one more bucket).
+    const spanMs = 60_000 + 300 + 300;
+    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: light0 - (light0 % 300) + spanMs - now });
+    // Once the span has passed, a light account that used nothing in it still has the reserve (a fiftieth of the
+    // limit): the flooder takes all but 1, the light account that 1.
+    now += spanMs;
+    expect(await takeAll(flood)).toBe(49);
+    expect(await takeAll(light)).toBe(1);
     expect((await flood.usage()).ip.used).toBe(50);
   });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAIRNESS, SANDBOX_UID, TARGETS } from '../settings.mjs';
+import { FAIRNESS, SANDBOX_UID, SIM_WINDOW, simWindow, TARGETS } from '../settings.mjs';
 import { pct, windowShares } from '../support/budget-windows.mjs';
 import { ms } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator, startWorker } from '../support/gateway.mjs';
@@ -17,12 +17,14 @@ const TAIL_MS = 120_000;
 
 export const title =
   `Fair uploads: B floods a ${FAIRNESS.backlog.toLocaleString('en')}-log backlog, A posts one log a second ` +
-  `(${FAIRNESS.apis} APIs, ${FAIRNESS.workers} workers, ${FAIRNESS.limit} per ${FAIRNESS.windowMs / 1000} s per account and per IP)`;
+  `(${FAIRNESS.apis} APIs, ${FAIRNESS.workers} workers, ${FAIRNESS.limit} per ${FAIRNESS.windowMs / 1000} s per account and per IP, ${SIM_WINDOW} windows)`;
 
 /**
  * The production layout with two accounts. A posts a log a second; meanwhile B posts three quarters of its backlog
- * in batches at once, then the rest a batch every few seconds; the workers drain both. A's logs must not wait behind B's backlog (upload delay, from
- * commit to upload, p99 within 2 s), B must keep using its budget, the IP budget they share must give no 429. Worker
+ * in batches at once, then the rest a batch every few seconds; the workers drain both. A's logs must not wait behind
+ * B's backlog (upload delay, from commit to upload, p99 within 2 s); B must keep using what A leaves of the IP budget
+ * they share (both together at least 95 % of it; B's own share includes A's use, so it says less); no 429, and no
+ * span of the window ever holds more than the limit, as the simulator counts it (fixed or sliding: SIM_WINDOW). Worker
  * CPU per upload is the three workers' CPU over A's phase, per upload the simulator accepted meanwhile.
  */
 export async function run() {
@@ -33,7 +35,7 @@ export async function run() {
     const seedFile = join(seedDir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ ...B, aiLogAllowlisted: true }] }));
     const sim = await startSimulator(cleanup, { SIM_SEED_FILE: seedFile });
-    await sim.control('PUT', '/__sim/budgets', { windowMs: FAIRNESS.windowMs, ipLimit: FAIRNESS.limit, uidLimit: FAIRNESS.limit });
+    await sim.control('PUT', '/__sim/budgets', { windowMs: FAIRNESS.windowMs, ipLimit: FAIRNESS.limit, uidLimit: FAIRNESS.limit, ...simWindow() });
     const gateway = await gatewayEnvironment(cleanup, {
       ...sim.weexEnv,
       ADMIN_TOKEN,
@@ -108,11 +110,14 @@ export async function run() {
       p50,
       p99,
       rssMb: NaN,
-      summary: `A's upload delay p50 ${ms(p50)}, p99 ${ms(p99)} (${delays.length} logs); B used ${pct(shareB.share)} of its budget; worker CPU ${ms(perUpload)} per upload; 429s: ${refused}`,
+      summary:
+        `${SIM_WINDOW} windows: A's upload delay p50 ${ms(p50)}, p99 ${ms(p99)} (${delays.length} logs); the IP budget used ${pct(shareIp.meanShare)}, ` +
+        `B alone ${pct(shareB.meanShare)}; worker CPU ${ms(perUpload)} per upload; 429s: ${refused}`,
       targets: [
         { text: `A's p99 ≤ ${TARGETS.fairUploadP99Ms / 1000} s`, pass: waiting === 0 && p99 <= TARGETS.fairUploadP99Ms },
-        { text: `B ≥ ${pct(TARGETS.budgetShare)} of its budget`, pass: shareB.share >= TARGETS.budgetShare },
+        { text: `IP budget ≥ ${pct(TARGETS.budgetShare)} used`, pass: shareIp.meanShare >= TARGETS.budgetShare },
         { text: 'zero 429s', pass: refused === 0 },
+        { text: `≤ ${FAIRNESS.limit} in any ${FAIRNESS.windowMs / 1000} s span`, pass: shareIp.mostInSpan <= FAIRNESS.limit },
       ],
       details: [
         `A posted ${FAIRNESS.aLogs} logs one a second; meanwhile B posted ${upfront} batches of ${FAIRNESS.batch} logs at once, then ${batches - upfront} more, one every ${(everyMs / 1000).toFixed(1)} s; ` +
@@ -121,7 +126,8 @@ export async function run() {
           (waiting ? `; ${waiting} not uploaded within ${TAIL_MS / 1000} s of the last post, counted with the time they waited` : ''),
         `B's uploads per ${FAIRNESS.windowMs / 1000} s window of A's phase: ${shareB.counts.join(', ')}; over the ${shareB.full.length} full window(s): ${pct(shareB.share)} of its ${FAIRNESS.limit}; ` +
           `B's logs still waiting at the end: ${backlogLeft}`,
-        `the IP budget both share, per window: ${shareIp.counts.join(', ')}; over the full windows: ${pct(shareIp.share)} of ${FAIRNESS.limit}`,
+        `the IP budget both share, per window: ${shareIp.counts.join(', ')}; over the full windows: ${pct(shareIp.share)} of ${FAIRNESS.limit}, ${pct(shareIp.meanShare)} in a span on average; ` +
+          `most in any ${FAIRNESS.windowMs / 1000} s span (what a sliding-window exchange counts): ${shareIp.mostInSpan}`,
         `worker CPU over A's phase (${phaseS.toFixed(1)} s): ${Math.round(cpuMsAll)} ms for ${uploadsInPhase} uploads, ${ms(perUpload)} per upload; ` +
           `simulator: 429s ${refused}, rejections ${stats.rejections}`,
       ],

@@ -4,7 +4,7 @@
  */
 export function windowShares(times, { limit, windowMs }) {
   times = [...times].sort((a, b) => a - b);
-  if (times.length === 0) return { counts: [], full: [], share: NaN, spanMs: 0, bursts: [], perSecond: NaN, mostInSpan: 0 };
+  if (times.length === 0) return { counts: [], full: [], share: NaN, spanMs: 0, bursts: [], perSecond: NaN, mostInSpan: 0, meanShare: NaN };
   const window = (t) => Math.floor(t / windowMs);
   const first = window(times[0]);
   const counts = Array.from({ length: window(times.at(-1)) - first + 1 }, () => 0);
@@ -26,7 +26,24 @@ export function windowShares(times, { limit, windowMs }) {
     while (times[i] - times[j] >= windowMs) j++;
     mostInSpan = Math.max(mostInSpan, i - j + 1);
   }
-  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000), mostInSpan };
+  return { counts, full, share, spanMs, bursts, perSecond: (times.length - 1) / (spanMs / 1000), mostInSpan, meanShare: meanShare(times, limit, windowMs) };
+}
+
+/**
+ * The share of `limit` in a span of windowMs on average, over every span from the first time to the last (one every
+ * 50 ms): what an exchange's fixed windows count on average whatever their alignment. Uploads paced by a span a little
+ * longer than the window drift through aligned windows, so that a few aligned windows over- or understate their rate
+ * by up to a burst; pacing locked to aligned windows reads high here, up to twice the limit (`mostInSpan`). NaN when
+ * the times cover no whole span.
+ */
+function meanShare(times, limit, windowMs) {
+  let [spans, sum] = [0, 0];
+  for (let start = times[0], i = 0, j = 0; start + windowMs <= times.at(-1); start += 50, spans++) {
+    while (times[i] < start) i++;
+    while (j < times.length && times[j] < start + windowMs) j++;
+    sum += j - i;
+  }
+  return spans ? sum / spans / limit : NaN;
 }
 
 export const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');

@@ -35,8 +35,8 @@ export function apiKeyHash(apiKey: string): string {
 
 /**
  * The key prefixes of a budget: `<prefix>:weex-budget:ip:<ipName>` and `<prefix>:weex-budget:uid:<apiKeyHash>`,
- * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP window's weight by
- * account (by apiKeyHash) is `:w<fixed window index>:accounts`, and the last window each account took IP weight in
+ * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP weight by account
+ * (by apiKeyHash) and bucket is `:by-account`, and the last bucket each account took IP weight in
  * `:accounts`. Every process using the same prefix and account shares them.
  */
 export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'apiKey' | 'ipName'>): { ip: string; uid: string } {
@@ -57,10 +57,8 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
 
 /** The least IP weight an account's fair share holds for it: a fiftieth of the limit. */
 const RESERVE_DIVISOR = 50;
-/** How long an account that took IP weight keeps a fair share of the IP window. */
+/** How long an account that took IP weight keeps a fair share of the IP budget. */
 const FAIR_SHARE_KEPT_MS = 300_000;
-/** The last part of an IP window in which fair shares hold nothing back: a tenth. */
-const RELEASE_DIVISOR = 10;
 
 /**
  * A weight budget in Redis, shared by every process of a deployment that uses the same account and prefix.
@@ -88,17 +86,16 @@ type GiveBackCommand = (...args: Array<string | number>) => Promise<number>;
  * back to Redis with giveBackHeld.
  */
 function redisStore(redis: Redis, keys: { ip: string; uid: string; account: string }, ip: BudgetWindow, uid: BudgetWindow, credit: WeightCredit): WeightStore {
-  if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 7, lua: TAKE_BOTH_LUA });
-  if (!('weexGiveBack' in redis)) redis.defineCommand('weexGiveBack', { numberOfKeys: 2, lua: GIVE_BACK_LUA });
+  if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 6, lua: TAKE_BOTH_LUA });
+  if (!('weexGiveBack' in redis)) redis.defineCommand('weexGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_LUA });
   const command = (redis as unknown as { weexTakeBoth: TakeBothCommand }).weexTakeBoth.bind(redis);
   const giveBackCommand = (redis as unknown as { weexGiveBack: GiveBackCommand }).weexGiveBack.bind(redis);
   const reserve = Math.ceil(ip.limit / RESERVE_DIVISOR);
-  const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.windowMs);
-  const releaseMs = Math.floor(ip.windowMs / RELEASE_DIVISOR);
+  const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.span.bucketMs);
   const current = () => `${ip.slot().key}:${uid.slot().key}`;
   const giveBackTo = async (windows: string, weight: Weight) => {
     const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
-    await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, ipBucket, uidBucket, weight.ip, weight.uid);
+    await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, `${keys.ip}:by-account`, keys.account, ipBucket, uidBucket, weight.ip, weight.uid);
   };
   const take = async (weight: Weight): Promise<Take> => {
     const now = ip.clock.now();
@@ -118,8 +115,7 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         `${keys.uid}:${PAUSE_KEY}`,
         `${keys.ip}:spent`,
         `${keys.uid}:spent`,
-        `${keys.ip}:w${ipSlot.index}:accounts`,
-        `${keys.ip}:w${ipSlot.index - 1}:accounts`,
+        `${keys.ip}:by-account`,
         `${keys.ip}:accounts`,
         weight.ip,
         weight.uid,
@@ -136,10 +132,7 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         lease.uid,
         keys.account,
         reserve,
-        ipSlot.index,
         horizon,
-        ipSlot.msLeft <= releaseMs ? 1 : 0,
-        ip.windowMs,
         ...lapsedBuckets,
         lapsed.weight.ip,
         lapsed.weight.uid,
@@ -150,9 +143,8 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
     const [pausedMs, ipRefused, uidRefused, , ipWait, uidWait] = answer;
     if (pausedMs === 0 && !ipRefused && !uidRefused) return { wait: 0, windows };
     if (pausedMs === 0 && credit.take(windows, weight)) return { wait: 0, windows }; // a lease landed meanwhile
-    // Weight held for other accounts is released in the window's last part; a full span frees up as its oldest buckets leave.
-    const heldWait = ipRefused === 2 ? ipSlot.msLeft - releaseMs : 0;
-    return { wait: Math.max(pausedMs, heldWait, ipWait, uidWait, 1) };
+    // A full span, or the rest of it held for other accounts, frees up as its oldest buckets leave.
+    return { wait: Math.max(pausedMs, ipWait, uidWait, 1) };
   };
   // Within its bucket, weight given back is credit for the next calls; later, it goes back to its bucket in Redis,
   // where it would otherwise count against the span for a whole window.

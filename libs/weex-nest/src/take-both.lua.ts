@@ -1,34 +1,44 @@
+/** Both scripts' giving back: to the buckets the weight was taken in, still held only; the IP weight to the account too. */
+const GIVE_BACK_FUNCTION = `
+local function lessBy(key, field, points)
+  local held = tonumber(redis.call('hget', key, field) or '-1')
+  if points > 0 and held >= 0 then redis.call('hset', key, field, math.max(0, held - points)) end
+end
+local function giveBack(spent, byAccount, account, buckets, points)
+  lessBy(spent[1], buckets[1], points[1])
+  lessBy(spent[2], buckets[2], points[2])
+  lessBy(byAccount, account .. '|' .. buckets[1], points[1])
+end
+`;
+
 /**
  * Takes an operation's IP and UID weights in one step, or neither: nothing while either budget is paused, nothing if
  * either budget's span is too full (SlidingSpan: the weight of its last `buckets` buckets, a hash of bucket → weight,
- * trimmed here of the buckets that left it a span ago). With a lease asked (WeightCredit), takes it too when both spans stay at
- * most half used with it; else takes the weights alone. The pause keys are the ones the budgets' rate-limiter-flexible
- * limiters write.
+ * trimmed here of the buckets that left it a span ago). With a lease asked (WeightCredit), takes it too when both spans
+ * stay at most half used with it; else takes the weights alone. The pause keys are the ones the budgets'
+ * rate-limiter-flexible limiters write.
  *
- * The IP budget is shared by every account of the deployment, and shared fairly (max-min) within each fixed window of
- * the clock: each account that took IP weight within the last few minutes has a fair share (the limit over those
+ * The IP budget is shared by every account of the deployment, and shared fairly (max-min) within the same sliding
+ * span: each account that took IP weight within the last few minutes has a fair share (the limit over those
  * accounts). An account within its fair share may take whatever is left; one beyond it may take only what the
- * others' shares do not hold. An account's share holds what it is expected to use, up to the share: twice what its
- * calls took in the last window, and at least `reserve`, less what they took in this one. In the window's last part
- * (`released`), shares hold nothing: what a light account has not used by then goes to whoever asks. So a flooding
- * account leaves a light one the weight it uses and takes all the rest; an account alone takes all of it; a new one
- * waits at most a window.
+ * others' shares do not hold. An account's share holds what it is expected to use in a span, up to the share: a
+ * quarter more than its calls would take in a whole span at the rate they came in this one, and at least `reserve`,
+ * less what they took. So a light account finds room for its next calls until its old ones leave the span, even one
+ * that has just begun (a flooding account may have filled the span, and none of it frees before a span has passed);
+ * a flooding account takes all the rest, about a quarter of the light one's use short of the limit; an account alone takes
+ * all of it.
  *
- * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP window's weight by account (a hash), the
- * last IP window's, the accounts by the last IP window they took weight in (a sorted set). ARGV: IP points, UID
- * points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span, IP and UID bucket ms, now (ms),
- * IP and UID lease points, the account, the reserve, the IP window's index, how many windows back an account counts,
- * released (0|1), the IP window's ms, then the IP and UID buckets and points of lapsed credit to give back (WeightCredit;
- * points 0: none). Answers {pause ms left, IP refused (0, or 1: the span is full, 2: what is left
- * is held for other accounts), UID refused (0|1), lease taken (0|1), ms until the IP points fit, the same for UID}.
+ * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP weight by account and group (a hash of
+ * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in (a sorted set). ARGV: IP
+ * points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span, IP and UID bucket ms,
+ * now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an account counts, then the IP
+ * and UID buckets and points of lapsed credit to give back (WeightCredit; points 0: none). Answers {pause ms left, IP
+ * refused (0, or 1: the span is full, 2: what is left is held for other accounts), UID refused (0|1), lease taken
+ * (0|1), ms until the IP points fit, the same for UID}.
  */
-export const TAKE_BOTH_LUA = `
--- Lapsed credit first, given back to its buckets if they are still held (as GIVE_BACK_LUA).
-for i = 1, 2 do
-  local points = tonumber(ARGV[i + 21])
-  local held = tonumber(redis.call('hget', KEYS[i + 2], ARGV[i + 19]) or '-1')
-  if points > 0 and held >= 0 then redis.call('hset', KEYS[i + 2], ARGV[i + 19], math.max(0, held - points)) end
-end
+export const TAKE_BOTH_LUA = `${GIVE_BACK_FUNCTION}
+-- Lapsed credit first.
+giveBack({KEYS[3], KEYS[4]}, KEYS[5], ARGV[14], {ARGV[17], ARGV[18]}, {tonumber(ARGV[19]), tonumber(ARGV[20])})
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
 if pause > 0 then return {pause, 0, 0, 0, 0, 0} end
 local limit = {tonumber(ARGV[3]), tonumber(ARGV[4])}
@@ -50,9 +60,9 @@ end
 local used, lists = {}, {}
 used[1], lists[1] = spent(1)
 used[2], lists[2] = spent(2)
--- Until enough of the oldest buckets have left the span for the points to fit.
-local function waitFor(i, points)
-  local excess = used[i] + points - limit[i]
+-- Until enough of the oldest buckets have left the span for the points to fit within room.
+local function waitFor(i, points, room)
+  local excess = used[i] + points - room
   if points == 0 or excess <= 0 then return 0 end
   for _, e in ipairs(lists[i]) do
     excess = excess - e[2]
@@ -60,55 +70,69 @@ local function waitFor(i, points)
   end
   return (bucket[i] + span[i]) * bucketMs[i] - now
 end
-local account, reserve = ARGV[14], tonumber(ARGV[15])
-local function byAccount(key)
-  local t, kv = {}, redis.call('hgetall', key)
-  for i = 1, #kv, 2 do t[kv[i]] = tonumber(kv[i + 1]) end
-  return t
+-- Each account's IP weight in the span (dropped, as the span's, a whole span after it left).
+local account, reserve, horizon = ARGV[14], tonumber(ARGV[15]), tonumber(ARGV[16])
+local first = bucket[1] - span[1] + 1
+local byAccount, since, old = {}, {}, {}
+local kv = redis.call('hgetall', KEYS[5])
+for j = 1, #kv, 2 do
+  local sep = string.find(kv[j], '|', 1, true)
+  local k, b = string.sub(kv[j], 1, sep - 1), tonumber(string.sub(kv[j], sep + 1))
+  if b < first - span[1] then old[#old + 1] = kv[j]
+  elseif b >= first then
+    byAccount[k] = (byAccount[k] or 0) + tonumber(kv[j + 1])
+    since[k] = math.min(since[k] or b, b)
+  end
 end
-local mineNow, last = byAccount(KEYS[5]), byAccount(KEYS[6])
-local window, horizon, windowMs = tonumber(ARGV[16]), tonumber(ARGV[17]), tonumber(ARGV[19])
-redis.call('zremrangebyscore', KEYS[7], '-inf', window - horizon - 1)
+if #old > 0 then redis.call('hdel', KEYS[5], unpack(old)) end
+redis.call('zremrangebyscore', KEYS[6], '-inf', bucket[1] - horizon - 1)
 local others, seats = {}, 1
-for _, k in ipairs(redis.call('zrange', KEYS[7], 0, -1)) do
-  if k ~= account then others[k] = true; seats = seats + 1 end
+for _, k in ipairs(redis.call('zrange', KEYS[6], 0, -1)) do
+  if k ~= account then others[#others + 1] = k; seats = seats + 1 end
 end
 local fair = math.floor(limit[1] / seats)
 local held = 0
-for k in pairs(others) do
-  local expected = math.min(fair, math.max(reserve, 2 * (last[k] or 0)))
-  held = held + math.max(0, expected - (mineNow[k] or 0))
+for _, k in ipairs(others) do
+  local use = byAccount[k] or 0
+  -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
+  local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
+  held = held + math.max(0, math.min(fair, math.max(reserve, math.ceil(1.25 * rate))) - use)
 end
-local mine, released = mineNow[account] or 0, ARGV[18] == '1'
+local mine = byAccount[account] or 0
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
 local function refusal(i, points)
   if points == 0 then return 0 end
   if used[i] + points > limit[i] then return 1 end
-  if i == 2 or released or mine + points <= fair or used[1] + points + held <= limit[1] then return 0 end
+  if i == 2 or mine + points <= fair or used[1] + points + held <= limit[1] then return 0 end
   return 2
 end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
 local refused = {refusal(1, points[1]), refusal(2, points[2])}
-if refused[1] > 0 or refused[2] > 0 then return {0, refused[1], refused[2], 0, waitFor(1, points[1]), waitFor(2, points[2])} end
+if refused[1] > 0 or refused[2] > 0 then
+  local ipRoom = limit[1]
+  if refused[1] == 2 then ipRoom = limit[1] - held end
+  return {0, refused[1], refused[2], 0, waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
+end
 local leased = 1
 if tonumber(ARGV[12]) + tonumber(ARGV[13]) == 0 then leased = 0 end
 for i = 1, 2 do
   local lease = tonumber(ARGV[i + 11])
   if lease > 0 and (used[i] + points[i] + lease > math.floor(limit[i] / 2) or refusal(i, points[i] + lease) > 0) then leased = 0 end
 end
+local spanMs = span[1] * bucketMs[1]
 for i = 1, 2 do
   local taken = points[i] + leased * tonumber(ARGV[i + 11])
   if taken > 0 then
     redis.call('hincrby', KEYS[i + 2], bucket[i], taken)
     -- Kept a second beyond its span: a clock a little behind still reads it.
     redis.call('pexpire', KEYS[i + 2], span[i] * bucketMs[i] + 1000)
-    -- An account's use counts its calls, not its lease: weight held ahead must not swell the share kept for it.
-    if i == 1 and points[1] > 0 then
-      redis.call('hincrby', KEYS[5], account, points[1])
-      -- Read again in the next window, as its last one.
-      if redis.call('pttl', KEYS[5]) < 0 then redis.call('pexpire', KEYS[5], 2 * windowMs) end
-      redis.call('zadd', KEYS[7], window, account)
-      redis.call('pexpire', KEYS[7], (horizon + 1) * windowMs)
+    -- An account's use counts its lease too: the calls it covers take nothing more here. What it leaves unspent
+    -- comes back to the account as to the span (giveBack).
+    if i == 1 then
+      redis.call('hincrby', KEYS[5], account .. '|' .. bucket[1], taken)
+      redis.call('pexpire', KEYS[5], 2 * spanMs + 1000)
+      redis.call('zadd', KEYS[6], bucket[1], account)
+      redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
     end
   end
 end
@@ -116,14 +140,11 @@ return {0, 0, 0, leased, 0, 0}
 `;
 
 /**
- * Gives weight back to its buckets, to those still held only (a bucket that left its span was dropped).
- * KEYS: IP weight by bucket, UID weight by bucket. ARGV: IP bucket, UID bucket, IP points, UID points.
+ * Gives weight back to its buckets, to those still held only (a bucket that left its span was dropped), the IP weight
+ * to the account's use as well. KEYS: IP weight by bucket, UID weight by bucket, IP weight by account. ARGV: the
+ * account, IP bucket, UID bucket, IP points, UID points.
  */
-export const GIVE_BACK_LUA = `
-for i = 1, 2 do
-  local points = tonumber(ARGV[i + 2])
-  local held = tonumber(redis.call('hget', KEYS[i], ARGV[i]) or '-1')
-  if points > 0 and held >= 0 then redis.call('hset', KEYS[i], ARGV[i], math.max(0, held - points)) end
-end
+export const GIVE_BACK_LUA = `${GIVE_BACK_FUNCTION}
+giveBack({KEYS[1], KEYS[2]}, KEYS[3], ARGV[1], {ARGV[2], ARGV[3]}, {tonumber(ARGV[4]), tonumber(ARGV[5])})
 return 0
 `;

@@ -16,7 +16,7 @@ export const PAUSE_KEY = 'pause';
  * One weight budget (per IP or per UID): its limit, its span arithmetic (SlidingSpan: no window of the exchange,
  * fixed or sliding, ever holds more than the limit), the store's weight by bucket, and its pause after a 429, a
  * rate-limiter-flexible block. Fixed windows aligned to the clock (window n covers [n × windowMs, (n + 1) × windowMs))
- * still time pauses and the IP budget's fair shares.
+ * still time pauses.
  */
 export class BudgetWindow {
   readonly span: SlidingSpan;
