@@ -130,12 +130,66 @@ describe('Redis weight budget shared by several processes', () => {
     // of 300 ms, and one more bucket).
     const spanMs = 60_000 + 300 + 300;
     await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: light0 - (light0 % 300) + spanMs - now });
-    // Once the span has passed, a light account that used nothing in it still has the reserve (a fiftieth of the
-    // limit): the flooder takes all but 1, the light account that 1.
+    // The light account's last call was refused within its fair share: once the span has passed, with no use in it,
+    // it still has room held, the reserve (a fiftieth of the limit): the flooder takes all but 1, the light one that 1.
     now += spanMs;
     expect(await takeAll(flood)).toBe(49);
     expect(await takeAll(light)).toBe(1);
     expect((await flood.usage()).ip.used).toBe(50);
+  });
+
+  it('holds nothing for accounts gone quiet, however many', async () => {
+    let now = 1_000_000 * 60_000;
+    const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
+    const quiet = Array.from({ length: 19 }, (_, i) => createRedisWeightBudget({ redis: connect(), prefix, apiKey: `quiet-account-${i}`, limits }));
+    for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
+    now += 100_000;
+    const alone = createRedisWeightBudget({ redis: connect(), prefix, apiKey: 'the-account-still-calling', limits });
+    let taken = 0;
+    while (
+      await alone.acquire('uploadAiLog', undefined, 0).then(
+        () => true,
+        () => false,
+      )
+    )
+      taken++;
+    expect(taken).toBe(50);
+  });
+
+  it('holds room for an account refused within its fair share, a new one say, once the span frees', async () => {
+    let now = 1_000_000 * 60_000;
+    const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
+    const [flood, newcomer] = ['flooding-account-key', 'new-account-key'].map((apiKey) =>
+      createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
+    );
+    const takeAll = async (budget: WeightBudget) => {
+      let taken = 0;
+      while (
+        await budget.acquire('uploadAiLog', undefined, 0).then(
+          () => true,
+          () => false,
+        )
+      )
+        taken++;
+      return taken;
+    };
+    expect(await takeAll(flood)).toBe(50);
+    expect(await takeAll(newcomer)).toBe(0);
+    // The flooder's weight leaves the span: it takes its fair share, then all but the newcomer's reserve.
+    now += 60_000 + 300 + 300;
+    expect(await takeAll(flood)).toBe(49);
+    expect(await takeAll(newcomer)).toBe(1);
+  });
+
+  it('drops a field of its hashes that is none of its own, rather than failing every take', async () => {
+    const limits = limitsOf(60_000);
+    const ip = `${prefix}:weex-budget:ip:default`;
+    await connect().hset(`${ip}:by-account`, 'legacy-field', 'x');
+    await connect().hset(`${ip}:spent`, 'not-a-bucket', 'x');
+    const budget = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits });
+    await budget.acquire('orderInfo');
+    expect(await connect().hexists(`${ip}:by-account`, 'legacy-field')).toBe(0);
+    expect(await connect().hexists(`${ip}:spent`, 'not-a-bucket')).toBe(0);
   });
 
   it('a pause taken by one process holds back the others', async () => {

@@ -82,8 +82,8 @@ export class AccountDrainer {
       while (!run.over()) {
         const weight = await this.takeWeight(run);
         if (!weight) return;
-        // Weight in hand is spent, even when another lane found the budget spent or the slice ended meanwhile: given
-        // back, it would be lost to this window, since the run wakes again in the next.
+        // Weight in hand is spent, even when another lane found the budget spent or the slice ended meanwhile, unless
+        // the run is stopping: then it goes back to its bucket, for the other processes.
         if (run.stopped === 'shutdown' || run.stopped === 'error' || run.stopped === 'paused' || run.shutdown.aborted) return await weight.giveBack();
         const claim = await this.repository.claimNext(run.accountId, this.config.uploadClaimMs).catch(async (error: unknown) => {
           await weight.giveBack();

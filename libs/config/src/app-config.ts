@@ -39,6 +39,8 @@ export class AppConfig {
   @IsInt() @Min(1) weexIpWeightLimit: number;
   @IsInt() @Min(1) weexUidWeightLimit: number;
   @IsInt() @Min(100) weexWeightWindowMs: number;
+  /** Unset: min(250, a tenth of the window). */
+  @IsOptional() @IsInt() @Min(1) weexWeightGuardMs?: number;
 
   @IsOptional() @IsString() @MinLength(16) agentApiKey?: string;
   /** Comma-separated; each one of AGENT_SCOPES. */

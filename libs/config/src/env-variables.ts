@@ -29,6 +29,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   WEEX_IP_WEIGHT_LIMIT: { key: 'weexIpWeightLimit', kind: 'int', default: 500 },
   WEEX_UID_WEIGHT_LIMIT: { key: 'weexUidWeightLimit', kind: 'int', default: 500 },
   WEEX_WEIGHT_WINDOW_MS: { key: 'weexWeightWindowMs', kind: 'int', default: 10_000 },
+  WEEX_WEIGHT_GUARD_MS: { key: 'weexWeightGuardMs', kind: 'int' },
   AGENT_API_KEY: { key: 'agentApiKey', kind: 'string' },
   AGENT_API_KEY_SCOPES: { key: 'agentApiKeyScopes', kind: 'string', default: 'logs:write,exchange:read,exchange:cancel' },
   ADMIN_TOKEN: { key: 'adminToken', kind: 'string' },

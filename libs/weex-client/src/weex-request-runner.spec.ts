@@ -8,7 +8,7 @@ import type { WeexRequest, WeexTransport } from './weex-transport.js';
 const OK: WeexResponse = { httpStatus: 200, data: [], simulator: true };
 
 /** A transport that answers from a script (an error kind, or success) and a budget that records what it was asked. */
-function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error) {
+function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error, staleGrants = 0) {
   const log: string[] = [];
   const transport = {
     clockOffsetMs: 0 as number | undefined,
@@ -28,7 +28,8 @@ function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error) {
     acquire: async (op: OperationName) => {
       if (budgetError) throw budgetError;
       log.push(`acquire ${op}`);
-      return { operation: op, giveBack: async () => void log.push(`give back ${op}`), fresh: () => true };
+      const fresh = staleGrants-- <= 0;
+      return { operation: op, giveBack: async () => void log.push(`give back ${op}`), fresh: () => fresh };
     },
     giveBackHeld: async () => undefined,
     pause: async (ms: number) => void log.push(`pause ${ms > 0}`),
@@ -91,6 +92,26 @@ describe('WeexRequestRunner', () => {
     const weight = { ...(await runner.prepare('uploadAiLog')), fresh: () => false };
     await runner.call({ operation: 'uploadAiLog', weight });
     expect(log).toEqual(['acquire uploadAiLog', 'give back uploadAiLog', 'acquire uploadAiLog', 'send uploadAiLog']);
+  });
+
+  it('takes weight anew when the take itself came back stale (a slow Redis), three times at most, then sends', async () => {
+    const { runner, log } = setup(['ok'], undefined, 2);
+    await runner.call({ operation: 'openOrders' });
+    expect(log).toEqual(['acquire openOrders', 'give back openOrders', 'acquire openOrders', 'give back openOrders', 'acquire openOrders', 'send openOrders']);
+    const slow = setup(['ok'], undefined, 10);
+    await slow.runner.call({ operation: 'openOrders' });
+    expect(slow.log.filter((line) => line.startsWith('acquire'))).toHaveLength(4);
+    expect(slow.log.at(-1)).toBe('send openOrders');
+  });
+
+  it('never gives back the weight of an attempt it sent, however long ago a retry finds it was taken', async () => {
+    const { runner, log } = setup(['transient', 'ok']);
+    let sent = false;
+    const grant = await runner.prepare('openOrders');
+    const weight = { ...grant, fresh: () => !sent };
+    const call = runner.call({ operation: 'openOrders', weight, onSend: () => void (sent = true) });
+    await expect(call).resolves.toBe(OK);
+    expect(log).toEqual(['acquire openOrders', 'send openOrders', 'acquire openOrders', 'send openOrders']);
   });
 
   it('reports a budget that cannot be reached as unavailable, having sent nothing', async () => {

@@ -23,6 +23,8 @@ export interface WeexCaller {
 
 /** Failures after which a read is tried again. */
 const RETRY_KINDS: ReadonlySet<WeexErrorKind> = new Set(['transient', 'unavailable', 'rate_limited']);
+/** How many times a call takes its weight anew when the take's answer came back stale, before it goes anyway. */
+const STALE_RETAKES = 3;
 
 /**
  * Runs calls: takes the weight from the budget first, sends, and on failure decides. A 429 pauses the whole budget.
@@ -58,8 +60,10 @@ export class WeexRequestRunner implements WeexCaller {
           await weight.giveBack();
           weight = undefined;
         }
-        if (attempt > 1 || !weight) await this.acquire(call.operation, call.signal, call.maxBudgetWaitMs);
+        if (!weight) weight = await this.acquireFresh(call.operation, call.signal, call.maxBudgetWaitMs);
         call.onSend?.();
+        // Spent from here: a retry takes its own, and never gives back what this attempt sent.
+        weight = undefined;
         return await this.transport.request({
           operation: call.operation,
           method: op.method,
@@ -103,6 +107,20 @@ export class WeexRequestRunner implements WeexCaller {
       .then(() => this.transport.syncClock())
       .finally(() => (this.syncing = undefined));
     return this.syncing;
+  }
+
+  /**
+   * Weight for a call sent at once. A take whose answer came back late (a slow Redis) is already stale: back it goes,
+   * and the call takes it anew, a few times at most; then it goes with what it has (the exchange's 429 pauses the
+   * budget if that was too late).
+   */
+  private async acquireFresh(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant> {
+    let weight = await this.acquire(operation, signal, maxWaitMs);
+    for (let retake = 0; retake < STALE_RETAKES && !weight.fresh(); retake++) {
+      await weight.giveBack();
+      weight = await this.acquire(operation, signal, maxWaitMs);
+    }
+    return weight;
   }
 
   private async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant> {

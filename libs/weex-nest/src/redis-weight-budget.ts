@@ -36,8 +36,8 @@ export function apiKeyHash(apiKey: string): string {
 /**
  * The key prefixes of a budget: `<prefix>:weex-budget:ip:<ipName>` and `<prefix>:weex-budget:uid:<apiKeyHash>`,
  * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP weight by account
- * (by apiKeyHash) and bucket is `:by-account`, and the last bucket each account took IP weight in
- * `:accounts`. Every process using the same prefix and account shares them.
+ * (by apiKeyHash) and bucket is `:by-account`, the last bucket each account took IP weight in (or was refused it)
+ * `:accounts`, and the last bucket each was refused it within its fair share `:starved`. Every process using the same prefix and account shares them.
  */
 export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'apiKey' | 'ipName'>): { ip: string; uid: string } {
   const base = `${options.prefix ?? 'gateway'}:weex-budget`;
@@ -86,7 +86,7 @@ type GiveBackCommand = (...args: Array<string | number>) => Promise<number>;
  * back to Redis with giveBackHeld.
  */
 function redisStore(redis: Redis, keys: { ip: string; uid: string; account: string }, ip: BudgetWindow, uid: BudgetWindow, credit: WeightCredit): WeightStore {
-  if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 6, lua: TAKE_BOTH_LUA });
+  if (!('weexTakeBoth' in redis)) redis.defineCommand('weexTakeBoth', { numberOfKeys: 7, lua: TAKE_BOTH_LUA });
   if (!('weexGiveBack' in redis)) redis.defineCommand('weexGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_LUA });
   const command = (redis as unknown as { weexTakeBoth: TakeBothCommand }).weexTakeBoth.bind(redis);
   const giveBackCommand = (redis as unknown as { weexGiveBack: GiveBackCommand }).weexGiveBack.bind(redis);
@@ -117,6 +117,7 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         `${keys.uid}:spent`,
         `${keys.ip}:by-account`,
         `${keys.ip}:accounts`,
+        `${keys.ip}:starved`,
         weight.ip,
         weight.uid,
         ip.limit,

@@ -18,18 +18,20 @@ end
  * stay at most half used with it; else takes the weights alone. The pause keys are the ones the budgets'
  * rate-limiter-flexible limiters write.
  *
- * The IP budget is shared by every account of the deployment, and shared fairly (max-min) within the same sliding
+ * The IP budget is shared by every account of the deployment, and shared fairly (max-min) over the same sliding
  * span: each account that took IP weight within the last few minutes has a fair share (the limit over those
  * accounts). An account within its fair share may take whatever is left; one beyond it may take only what the
- * others' shares do not hold. An account's share holds what it is expected to use in a span, up to the share: a
- * quarter more than its calls would take in a whole span at the rate they came in this one, and at least `reserve`,
- * less what they took. So a light account finds room for its next calls until its old ones leave the span, even one
- * that has just begun (a flooding account may have filled the span, and none of it frees before a span has passed);
- * a flooding account takes all the rest, about a quarter of the light one's use short of the limit; an account alone takes
- * all of it.
+ * others' shares do not hold. A share holds nothing for an account that neither used the span nor was refused lately
+ * (an account gone quiet strands nothing); otherwise it holds what the account is expected to use in a span, up to
+ * the share: a quarter more than its calls would take in a whole span at the rate they came in this one (twice that
+ * after a refusal, so that a share kept too small by refusals grows to what its account asks), at least `reserve`,
+ * less what they took. A flooding account fills the span in a burst, and none of it frees before a span has passed:
+ * the share is what lets a light account's calls through meanwhile, and an account refused within its fair share
+ * (a new one, say) has room held for it from then on. An account's use counts its leases, less what it gives back.
  *
- * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP weight by account and group (a hash of
- * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in (a sorted set). ARGV: IP
+ * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP weight by account and bucket (a hash of
+ * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in or were refused it (a sorted
+ * set), the accounts by the last IP bucket they were refused it within their fair share (a sorted set). ARGV: IP
  * points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span, IP and UID bucket ms,
  * now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an account counts, then the IP
  * and UID buckets and points of lapsed credit to give back (WeightCredit; points 0: none). Answers {pause ms left, IP
@@ -51,7 +53,8 @@ local function spent(i)
   local first, kv, list, old, sum = bucket[i] - span[i] + 1, redis.call('hgetall', KEYS[i + 2]), {}, {}, 0
   for j = 1, #kv, 2 do
     local b, w = tonumber(kv[j]), tonumber(kv[j + 1])
-    if b < first - span[i] then old[#old + 1] = kv[j] elseif b >= first then list[#list + 1] = {b, w}; sum = sum + w end
+    -- A field that is not a bucket's (none of this script's) is dropped rather than failing every take.
+    if not (b and w) or b < first - span[i] then old[#old + 1] = kv[j] elseif b >= first then list[#list + 1] = {b, w}; sum = sum + w end
   end
   if #old > 0 then redis.call('hdel', KEYS[i + 2], unpack(old)) end
   table.sort(list, function(a, b) return a[1] < b[1] end)
@@ -77,8 +80,8 @@ local byAccount, since, old = {}, {}, {}
 local kv = redis.call('hgetall', KEYS[5])
 for j = 1, #kv, 2 do
   local sep = string.find(kv[j], '|', 1, true)
-  local k, b = string.sub(kv[j], 1, sep - 1), tonumber(string.sub(kv[j], sep + 1))
-  if b < first - span[1] then old[#old + 1] = kv[j]
+  local k, b = sep and string.sub(kv[j], 1, sep - 1), sep and tonumber(string.sub(kv[j], sep + 1))
+  if not (b and tonumber(kv[j + 1])) or b < first - span[1] then old[#old + 1] = kv[j]
   elseif b >= first then
     byAccount[k] = (byAccount[k] or 0) + tonumber(kv[j + 1])
     since[k] = math.min(since[k] or b, b)
@@ -90,13 +93,22 @@ local others, seats = {}, 1
 for _, k in ipairs(redis.call('zrange', KEYS[6], 0, -1)) do
   if k ~= account then others[#others + 1] = k; seats = seats + 1 end
 end
+-- The accounts refused within their fair share in the last two spans: they hold room even with no use to show.
+redis.call('zremrangebyscore', KEYS[7], '-inf', first - span[1] - 1)
+local starved = {}
+for _, k in ipairs(redis.call('zrange', KEYS[7], 0, -1)) do starved[k] = true end
 local fair = math.floor(limit[1] / seats)
 local held = 0
 for _, k in ipairs(others) do
   local use = byAccount[k] or 0
-  -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
-  local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
-  held = held + math.max(0, math.min(fair, math.max(reserve, math.ceil(1.25 * rate))) - use)
+  if use > 0 or starved[k] then
+    -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least),
+    -- a quarter more; twice that for an account refused lately, so that its share grows to what it asks for.
+    local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
+    local margin = 1.25
+    if starved[k] then margin = 2 end
+    held = held + math.max(0, math.min(fair, math.max(reserve, math.ceil(margin * rate))) - use)
+  end
 end
 local mine = byAccount[account] or 0
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
@@ -108,7 +120,15 @@ local function refusal(i, points)
 end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
 local refused = {refusal(1, points[1]), refusal(2, points[2])}
+local spanMs = span[1] * bucketMs[1]
 if refused[1] > 0 or refused[2] > 0 then
+  -- Refused its IP weight within its fair share: others beyond theirs must leave it room from now on.
+  if refused[1] == 1 and mine + points[1] <= fair then
+    redis.call('zadd', KEYS[7], bucket[1], account)
+    redis.call('pexpire', KEYS[7], 2 * spanMs + 1000)
+    redis.call('zadd', KEYS[6], bucket[1], account)
+    redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
+  end
   local ipRoom = limit[1]
   if refused[1] == 2 then ipRoom = limit[1] - held end
   return {0, refused[1], refused[2], 0, waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
@@ -119,13 +139,12 @@ for i = 1, 2 do
   local lease = tonumber(ARGV[i + 11])
   if lease > 0 and (used[i] + points[i] + lease > math.floor(limit[i] / 2) or refusal(i, points[i] + lease) > 0) then leased = 0 end
 end
-local spanMs = span[1] * bucketMs[1]
 for i = 1, 2 do
   local taken = points[i] + leased * tonumber(ARGV[i + 11])
   if taken > 0 then
     redis.call('hincrby', KEYS[i + 2], bucket[i], taken)
-    -- Kept a second beyond its span: a clock a little behind still reads it.
-    redis.call('pexpire', KEYS[i + 2], span[i] * bucketMs[i] + 1000)
+    -- Kept as long as its buckets are (a span after they left it), and a second: a clock behind still reads them.
+    redis.call('pexpire', KEYS[i + 2], 2 * span[i] * bucketMs[i] + 1000)
     -- An account's use counts its lease too: the calls it covers take nothing more here. What it leaves unspent
     -- comes back to the account as to the span (giveBack).
     if i == 1 then

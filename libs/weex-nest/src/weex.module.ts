@@ -32,6 +32,7 @@ function createRuntime(config: GatewayConfig): WeexRuntime {
       const limits: BudgetLimits = {
         ip: { limit: settings.ipWeightLimit ?? config.weexIpWeightLimit, windowMs: window },
         uid: { limit: settings.uidWeightLimit ?? config.weexUidWeightLimit, windowMs: window },
+        guardMs: config.weexWeightGuardMs,
         now,
       };
       const { apiKey } = settings.credentials;
