@@ -12,6 +12,20 @@ const API_KEY = 'budget-test-api-key';
 const ORDER_INFO_PER_WINDOW = 5;
 const limitsOf = (windowMs: number): BudgetLimits => ({ ip: { limit: 100, windowMs }, uid: { limit: 15, windowMs } });
 
+/** Takes an upload's weight until the budget refuses (at once, no wait), `most` times at most: how many it took. */
+async function takeAll(budget: WeightBudget, most = 100): Promise<number> {
+  let taken = 0;
+  while (
+    taken < most &&
+    (await budget.acquire('uploadAiLog', undefined, 0).then(
+      () => true,
+      () => false,
+    ))
+  )
+    taken++;
+  return taken;
+}
+
 const usedOf = async (budget: WeightBudget) => {
   const { ip, uid } = await budget.usage();
   return [ip.used, uid.used];
@@ -104,18 +118,6 @@ describe('Redis weight budget shared by several processes', () => {
     let now = 1_000_000 * 60_000 + 30_000;
     const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
     const [light, flood] = ['light-account-key', 'flooding-account-key'].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
-    const takeAll = async (budget: WeightBudget, most = 100) => {
-      let taken = 0;
-      while (
-        taken < most &&
-        (await budget.acquire('uploadAiLog', undefined, 0).then(
-          () => true,
-          () => false,
-        ))
-      )
-        taken++;
-      return taken;
-    };
     // The light account makes a call every 6 s, 5 in all over 24 s (81 buckets of 300 ms); each took a lease of one
     // more (the span was at most half used), and the last lease is still held: its use is 6. Its share holds a quarter
     // more than it would use in a whole span (202 buckets) at that rate, ceil(1.25 × 6 × 202 / 81) = 19, less the 6:
@@ -145,15 +147,7 @@ describe('Redis weight budget shared by several processes', () => {
     for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
     now += 100_000;
     const alone = createRedisWeightBudget({ redis: connect(), prefix, apiKey: 'the-account-still-calling', limits });
-    let taken = 0;
-    while (
-      await alone.acquire('uploadAiLog', undefined, 0).then(
-        () => true,
-        () => false,
-      )
-    )
-      taken++;
-    expect(taken).toBe(50);
+    expect(await takeAll(alone)).toBe(50);
   });
 
   it('holds room for an account refused within its fair share, a new one say, once the span frees', async () => {
@@ -162,17 +156,6 @@ describe('Redis weight budget shared by several processes', () => {
     const [flood, newcomer] = ['flooding-account-key', 'new-account-key'].map((apiKey) =>
       createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
     );
-    const takeAll = async (budget: WeightBudget) => {
-      let taken = 0;
-      while (
-        await budget.acquire('uploadAiLog', undefined, 0).then(
-          () => true,
-          () => false,
-        )
-      )
-        taken++;
-      return taken;
-    };
     expect(await takeAll(flood)).toBe(50);
     expect(await takeAll(newcomer)).toBe(0);
     // The flooder's weight leaves the span: it takes its fair share, then all but the newcomer's reserve.
