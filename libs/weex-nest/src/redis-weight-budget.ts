@@ -36,8 +36,9 @@ export function apiKeyHash(apiKey: string): string {
 /**
  * The key prefixes of a budget: `<prefix>:weex-budget:ip:<ipName>` and `<prefix>:weex-budget:uid:<apiKeyHash>`,
  * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP weight by account
- * (by apiKeyHash) and bucket is `:by-account`, the last bucket each account took IP weight in (or was refused it)
- * `:accounts`, and the last bucket each was refused it within its fair share `:starved`. Every process using the same prefix and account shares them.
+ * (by apiKeyHash) and bucket is `:by-account`, the last bucket each account took IP weight in (or was refused it
+ * within its fair share) `:accounts`, and the last bucket each was refused it within its fair share `:starved`. Every
+ * process using the same prefix and account shares them.
  */
 export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'apiKey' | 'ipName'>): { ip: string; uid: string } {
   const base = `${options.prefix ?? 'gateway'}:weex-budget`;

@@ -80,10 +80,10 @@ local byAccount, since, old = {}, {}, {}
 local kv = redis.call('hgetall', KEYS[5])
 for j = 1, #kv, 2 do
   local sep = string.find(kv[j], '|', 1, true)
-  local k, b = sep and string.sub(kv[j], 1, sep - 1), sep and tonumber(string.sub(kv[j], sep + 1))
-  if not (b and tonumber(kv[j + 1])) or b < first - span[1] then old[#old + 1] = kv[j]
+  local k, b, w = sep and string.sub(kv[j], 1, sep - 1), sep and tonumber(string.sub(kv[j], sep + 1)), tonumber(kv[j + 1])
+  if not (b and w) or b < first - span[1] then old[#old + 1] = kv[j]
   elseif b >= first then
-    byAccount[k] = (byAccount[k] or 0) + tonumber(kv[j + 1])
+    byAccount[k] = (byAccount[k] or 0) + w
     since[k] = math.min(since[k] or b, b)
   end
 end
@@ -121,13 +121,17 @@ end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
 local refused = {refusal(1, points[1]), refusal(2, points[2])}
 local spanMs = span[1] * bucketMs[1]
+-- The account has a seat in the fair shares, as of this bucket.
+local function seat()
+  redis.call('zadd', KEYS[6], bucket[1], account)
+  redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
+end
 if refused[1] > 0 or refused[2] > 0 then
   -- Refused its IP weight within its fair share: others beyond theirs must leave it room from now on.
   if refused[1] == 1 and mine + points[1] <= fair then
     redis.call('zadd', KEYS[7], bucket[1], account)
     redis.call('pexpire', KEYS[7], 2 * spanMs + 1000)
-    redis.call('zadd', KEYS[6], bucket[1], account)
-    redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
+    seat()
   end
   local ipRoom = limit[1]
   if refused[1] == 2 then ipRoom = limit[1] - held end
@@ -150,8 +154,7 @@ for i = 1, 2 do
     if i == 1 then
       redis.call('hincrby', KEYS[5], account .. '|' .. bucket[1], taken)
       redis.call('pexpire', KEYS[5], 2 * spanMs + 1000)
-      redis.call('zadd', KEYS[6], bucket[1], account)
-      redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
+      seat()
     end
   end
 end
