@@ -1,6 +1,7 @@
 import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { BudgetWaitTooLong, type BudgetLimits, type WeightBudget } from '#libs/weex-client';
 import { apiKeyHash, createRedisWeightBudget } from '#libs/weex-nest';
@@ -132,22 +133,63 @@ describe('Redis weight budget shared by several processes', () => {
     // of 300 ms, and one more bucket).
     const spanMs = 60_000 + 300 + 300;
     await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: light0 - (light0 % 300) + spanMs - now });
-    // The light account's last call was refused within its fair share: once the span has passed, with no use in it,
-    // it still has room held, the reserve (a fiftieth of the limit): the flooder takes all but 1, the light one that 1.
+    // Once the span has passed, the light account has no use in it, but it called within five minutes: it holds its
+    // reserve (a fiftieth of the limit). The flooder takes all but 1, the light one that 1.
     now += spanMs;
     expect(await takeAll(flood)).toBe(49);
     expect(await takeAll(light)).toBe(1);
     expect((await flood.usage()).ip.used).toBe(50);
   });
 
-  it('holds nothing for accounts gone quiet, however many', async () => {
+  it('holds a reserve for each account quiet this span, a tenth of the limit at most, and nothing after five minutes', async () => {
     let now = 1_000_000 * 60_000;
     const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
     const quiet = Array.from({ length: 19 }, (_, i) => createRedisWeightBudget({ redis: connect(), prefix, apiKey: `quiet-account-${i}`, limits }));
     for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
     now += 100_000;
+    // 19 reserves of 1 would hold 19; together they hold 5.
     const alone = createRedisWeightBudget({ redis: connect(), prefix, apiKey: 'the-account-still-calling', limits });
+    expect(await takeAll(alone)).toBe(45);
+    now += 300_000;
     expect(await takeAll(alone)).toBe(50);
+  });
+
+  it('holds its reserve for an account that calls once every two minutes, whose call then goes at once behind a flooder', async () => {
+    let now = 1_000_000 * 60_000;
+    const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
+    const [flood, rare] = ['flooding-account-key', 'rare-account-key'].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
+    expect(await takeAll(rare, 1)).toBe(1);
+    now += 120_000;
+    expect(await takeAll(flood)).toBe(49);
+    expect(await takeAll(rare, 1)).toBe(1);
+  });
+
+  it('holds what a waiting caller asks, a call heavier than the reserve too, and nothing more for one that would not wait', async () => {
+    let now = 1_000_000 * 60_000;
+    const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
+    const heavyKey = 'heavy-account-key';
+    const [flood, heavy] = ['flooding-account-key', heavyKey].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
+    const waitingKey = `${prefix}:weex-budget:ip:default:waiting`;
+    const spanMs = 60_000 + 300 + 300;
+    // orderInfo costs 2 IP; the reserve is 1. A caller that will not wait leaves no mark: the span after, heavy holds
+    // its reserve only, and its call still does not fit.
+    expect(await takeAll(flood)).toBe(50);
+    await expect(heavy.acquire('orderInfo', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    expect(await connect().hexists(waitingKey, apiKeyHash(heavyKey))).toBe(0);
+    now += spanMs;
+    expect(await takeAll(flood)).toBe(49);
+    await expect(heavy.acquire('orderInfo', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+    // A caller that waits has its 2 held until it is due back: the span after, the flooder leaves them and the call fits.
+    const caller = new AbortController();
+    const waiter = heavy.acquire('orderInfo', caller.signal, 120_000).catch((error: unknown) => error);
+    const redis = connect();
+    for (let tries = 0; tries < 500 && !(await redis.hexists(waitingKey, apiKeyHash(heavyKey))); tries++) await setTimeout(10);
+    expect(await redis.hexists(waitingKey, apiKeyHash(heavyKey))).toBe(1);
+    caller.abort();
+    await waiter;
+    now += spanMs;
+    expect(await takeAll(flood)).toBe(48);
+    await expect(heavy.acquire('orderInfo', undefined, 0)).resolves.toBeDefined();
   });
 
   it('holds room for an account refused within its fair share, a new one say, once the span frees', async () => {

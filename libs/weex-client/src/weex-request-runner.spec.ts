@@ -114,6 +114,17 @@ describe('WeexRequestRunner', () => {
     expect(log).toEqual(['acquire openOrders', 'send openOrders', 'acquire openOrders', 'send openOrders']);
   });
 
+  it('gives back the weight it was handed when the call fails before sending it (a clock sync that fails)', async () => {
+    const { runner, log, transport } = setup(['ok']);
+    const weight = await runner.prepare('uploadAiLog');
+    transport.clockOffsetMs = undefined;
+    transport.syncClock = async () => {
+      throw new Error('exchange clock unreachable');
+    };
+    await expect(runner.call({ operation: 'uploadAiLog', weight })).rejects.toThrow('exchange clock unreachable');
+    expect(log).toEqual(['acquire uploadAiLog', 'acquire serverTime', 'give back uploadAiLog']);
+  });
+
   it('reports a budget that cannot be reached as unavailable, having sent nothing', async () => {
     const { runner, log } = setup(['ok'], new Error('Redis connection is not ready'));
     await expect(runner.call({ operation: 'openOrders' })).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/nothing sent/) });

@@ -52,39 +52,44 @@ export class WeexRequestRunner implements WeexCaller {
     const attempts = op.write ? 1 : Math.max(1, this.retry.maxAttempts);
     let refused: WeexApiError | undefined;
     let weight = call.weight;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
-        // Weight taken too long ago no longer covers the call (WeightGrant.fresh): back it goes, and the call takes it anew.
-        if (weight && !weight.fresh()) {
-          await weight.giveBack();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if ((call.signed ?? true) && this.transport.clockOffsetMs === undefined) await this.syncClock();
+          // Weight taken too long ago no longer covers the call (WeightGrant.fresh): back it goes, and the call takes it anew.
+          if (weight && !weight.fresh()) {
+            await weight.giveBack();
+            weight = undefined;
+          }
+          if (!weight) weight = await this.acquireFresh(call.operation, call.signal, call.maxBudgetWaitMs);
+          call.onSend?.();
+          // Spent from here: a retry takes its own, and never gives back what this attempt sent.
           weight = undefined;
+          return await this.transport.request({
+            operation: call.operation,
+            method: op.method,
+            path: op.path,
+            host: op.host,
+            query: call.query,
+            body: call.body,
+            signed: call.signed ?? true,
+            signal: call.signal,
+          });
+        } catch (error) {
+          // A retry that the budget would hold back too long: what the caller must see is why it was retried.
+          if (error instanceof BudgetWaitTooLong && refused) throw refused;
+          if (!(error instanceof WeexApiError)) throw error;
+          refused = error;
+          const delayMs = backoffDelay(attempt, this.retry);
+          if (error.kind === 'rate_limited') await this.pauseBudget(delayMs);
+          if (attempt >= attempts || !RETRY_KINDS.has(error.kind)) throw error;
+          // After a 429 the next acquire waits out the pause; other failures wait here.
+          if (error.kind !== 'rate_limited') await sleep(delayMs, call.signal);
         }
-        if (!weight) weight = await this.acquireFresh(call.operation, call.signal, call.maxBudgetWaitMs);
-        call.onSend?.();
-        // Spent from here: a retry takes its own, and never gives back what this attempt sent.
-        weight = undefined;
-        return await this.transport.request({
-          operation: call.operation,
-          method: op.method,
-          path: op.path,
-          host: op.host,
-          query: call.query,
-          body: call.body,
-          signed: call.signed ?? true,
-          signal: call.signal,
-        });
-      } catch (error) {
-        // A retry that the budget would hold back too long: what the caller must see is why it was retried.
-        if (error instanceof BudgetWaitTooLong && refused) throw refused;
-        if (!(error instanceof WeexApiError)) throw error;
-        refused = error;
-        const delayMs = backoffDelay(attempt, this.retry);
-        if (error.kind === 'rate_limited') await this.pauseBudget(delayMs);
-        if (attempt >= attempts || !RETRY_KINDS.has(error.kind)) throw error;
-        // After a 429 the next acquire waits out the pause; other failures wait here.
-        if (error.kind !== 'rate_limited') await sleep(delayMs, call.signal);
       }
+    } finally {
+      // Weight taken for an attempt that never went out (a clock sync that failed, say) goes back.
+      await weight?.giveBack().catch(() => undefined);
     }
   }
 

@@ -37,8 +37,8 @@ export function apiKeyHash(apiKey: string): string {
  * The key prefixes of a budget: `<prefix>:weex-budget:ip:<ipName>` and `<prefix>:weex-budget:uid:<apiKeyHash>`,
  * each followed by `:spent` (a hash: the weight taken by bucket, SlidingSpan) or `:pause`; the IP weight by account
  * (by apiKeyHash) and bucket is `:by-account`, the last bucket each account took IP weight in (or was refused it
- * within its fair share) `:accounts`, and the last bucket each was refused it within its fair share `:starved`. Every
- * process using the same prefix and account shares them.
+ * within its fair share) `:accounts`, and the accounts whose caller waits for IP weight, with what it asks, `:waiting`.
+ * Every process using the same prefix and account shares them.
  */
 export function budgetKeys(options: Pick<RedisWeightBudgetOptions, 'prefix' | 'apiKey' | 'ipName'>): { ip: string; uid: string } {
   const base = `${options.prefix ?? 'gateway'}:weex-budget`;
@@ -58,8 +58,10 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
 
 /** The least IP weight an account's fair share holds for it: a fiftieth of the limit. */
 const RESERVE_DIVISOR = 50;
-/** How long an account that took IP weight keeps a fair share of the IP budget. */
+/** How long an account that took IP weight keeps a fair share of the IP budget (and, quiet, its reserve). */
 const FAIR_SHARE_KEPT_MS = 300_000;
+/** The most the reserves of quiet accounts hold together: a tenth of the limit. */
+const QUIET_DIVISOR = 10;
 
 /**
  * A weight budget in Redis, shared by every process of a deployment that uses the same account and prefix.
@@ -93,12 +95,13 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
   const giveBackCommand = (redis as unknown as { weexGiveBack: GiveBackCommand }).weexGiveBack.bind(redis);
   const reserve = Math.ceil(ip.limit / RESERVE_DIVISOR);
   const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.span.bucketMs);
+  const quietCap = Math.ceil(ip.limit / QUIET_DIVISOR);
   const current = () => `${ip.slot().key}:${uid.slot().key}`;
   const giveBackTo = async (windows: string, weight: Weight) => {
     const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
     await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, `${keys.ip}:by-account`, keys.account, ipBucket, uidBucket, weight.ip, weight.uid);
   };
-  const take = async (weight: Weight): Promise<Take> => {
+  const take = async (weight: Weight, maxWaitMs = Infinity): Promise<Take> => {
     const now = ip.clock.now();
     const ipSlot = ip.slot();
     const uidSlot = uid.slot();
@@ -118,7 +121,7 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         `${keys.uid}:spent`,
         `${keys.ip}:by-account`,
         `${keys.ip}:accounts`,
-        `${keys.ip}:starved`,
+        `${keys.ip}:waiting`,
         weight.ip,
         weight.uid,
         ip.limit,
@@ -135,6 +138,8 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         keys.account,
         reserve,
         horizon,
+        quietCap,
+        Number.isFinite(maxWaitMs) ? Math.max(0, Math.floor(maxWaitMs)) : -1,
         ...lapsedBuckets,
         lapsed.weight.ip,
         lapsed.weight.uid,

@@ -1,8 +1,14 @@
 /** Both scripts' giving back: to the buckets the weight was taken in, still held only; the IP weight to the account too. */
 const GIVE_BACK_FUNCTION = `
+-- A finite integer, or nil: anything else in these keys was not written by these scripts.
+local function int(v)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n > -math.huge and n < math.huge then return n end
+  return nil
+end
 local function lessBy(key, field, points)
-  local held = tonumber(redis.call('hget', key, field) or '-1')
-  if points > 0 and held >= 0 then redis.call('hset', key, field, math.max(0, held - points)) end
+  local held = int(redis.call('hget', key, field))
+  if points > 0 and held then redis.call('hset', key, field, math.max(0, held - points)) end
 end
 local function giveBack(spent, byAccount, account, buckets, points)
   lessBy(spent[1], buckets[1], points[1])
@@ -19,41 +25,45 @@ end
  * rate-limiter-flexible limiters write.
  *
  * The IP budget is shared by every account of the deployment, and shared fairly (max-min) over the same sliding
- * span: each account that took IP weight within the last few minutes has a fair share (the limit over those
- * accounts). An account within its fair share may take whatever is left; one beyond it may take only what the
- * others' shares do not hold. A share holds nothing for an account that neither used the span nor was refused lately
- * (an account gone quiet strands nothing); otherwise it holds what the account is expected to use in a span, up to
- * the share: a quarter more than its calls would take in a whole span at the rate they came in this one (twice that
- * after a refusal, so that a share kept too small by refusals grows to what its account asks), at least `reserve`,
- * less what they took. A flooding account fills the span in a burst, and none of it frees before a span has passed:
- * the share is what lets a light account's calls through meanwhile, and an account refused within its fair share
- * (a new one, say) has room held for it from then on. An account's use counts its leases, less what it gives back.
+ * span: each account that took IP weight within the last few minutes (the horizon) has a seat, and a fair share (the
+ * limit over the seats). An account within its fair share may take whatever is left; one beyond it may take only what
+ * the others' shares do not hold. A flooding account fills the span in a burst, and none of it frees before a span has
+ * passed: what a share holds is what lets another account's calls through meanwhile. It holds, up to the fair share:
+ * - for an account that used the span, what it is expected to use in one: a quarter more than its calls would take
+ *   in a whole span at the rate they came in this one, at least `reserve`, less what they took;
+ * - for an account whose caller waits for IP weight it was refused within its fair share, what that call asks on
+ *   top of the account's use, and twice the rate (so that a share kept small by refusals grows to what its account
+ *   asks), until the caller is due back and a second more: a caller that gave up strands nothing;
+ * - for a seated account quiet in this span, `reserve`, so that an account calling once a minute finds room at once;
+ *   all of those together hold at most `quiet cap`.
+ * An account's use counts its leases, less what it gives back.
  *
  * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP weight by account and bucket (a hash of
- * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in or were refused it (a sorted
- * set), the accounts by the last IP bucket they were refused it within their fair share (a sorted set). ARGV: IP
- * points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span, IP and UID bucket ms,
- * now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an account counts, then the IP
+ * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in or were refused it within
+ * their fair share (a sorted set), the accounts whose caller waits (a hash of account → "<bucket it is due back
+ * by>|<points>"). ARGV: IP points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span,
+ * IP and UID bucket ms, now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an
+ * account keeps its seat, the quiet cap, how long the caller waits at most (ms, -1: as long as it takes), then the IP
  * and UID buckets and points of lapsed credit to give back (WeightCredit; points 0: none). Answers {pause ms left, IP
  * refused (0, or 1: the span is full, 2: what is left is held for other accounts), UID refused (0|1), lease taken
  * (0|1), ms until the IP points fit, the same for UID}.
  */
 export const TAKE_BOTH_LUA = `${GIVE_BACK_FUNCTION}
 -- Lapsed credit first.
-giveBack({KEYS[3], KEYS[4]}, KEYS[5], ARGV[14], {ARGV[17], ARGV[18]}, {tonumber(ARGV[19]), tonumber(ARGV[20])})
+giveBack({KEYS[3], KEYS[4]}, KEYS[5], ARGV[14], {ARGV[19], ARGV[20]}, {tonumber(ARGV[21]), tonumber(ARGV[22])})
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
 if pause > 0 then return {pause, 0, 0, 0, 0, 0} end
 local limit = {tonumber(ARGV[3]), tonumber(ARGV[4])}
 local bucket, span = {tonumber(ARGV[5]), tonumber(ARGV[6])}, {tonumber(ARGV[7]), tonumber(ARGV[8])}
 local bucketMs, now = {tonumber(ARGV[9]), tonumber(ARGV[10])}, tonumber(ARGV[11])
+local spanMs = span[1] * bucketMs[1]
 -- A span's weight, its buckets oldest first (later ones too: a process whose clock is behind counts them). Buckets
 -- are dropped only a whole span after they left it, so that a process whose clock runs ahead never drops weight the
 -- others still count.
 local function spent(i)
   local first, kv, list, old, sum = bucket[i] - span[i] + 1, redis.call('hgetall', KEYS[i + 2]), {}, {}, 0
   for j = 1, #kv, 2 do
-    local b, w = tonumber(kv[j]), tonumber(kv[j + 1])
-    -- A field that is not a bucket's (none of this script's) is dropped rather than failing every take.
+    local b, w = int(kv[j]), int(kv[j + 1])
     if not (b and w) or b < first - span[i] then old[#old + 1] = kv[j] elseif b >= first then list[#list + 1] = {b, w}; sum = sum + w end
   end
   if #old > 0 then redis.call('hdel', KEYS[i + 2], unpack(old)) end
@@ -74,13 +84,13 @@ local function waitFor(i, points, room)
   return (bucket[i] + span[i]) * bucketMs[i] - now
 end
 -- Each account's IP weight in the span (dropped, as the span's, a whole span after it left).
-local account, reserve, horizon = ARGV[14], tonumber(ARGV[15]), tonumber(ARGV[16])
+local account, reserve, horizon, quietCap, maxWait = ARGV[14], tonumber(ARGV[15]), tonumber(ARGV[16]), tonumber(ARGV[17]), tonumber(ARGV[18])
 local first = bucket[1] - span[1] + 1
 local byAccount, since, old = {}, {}, {}
 local kv = redis.call('hgetall', KEYS[5])
 for j = 1, #kv, 2 do
   local sep = string.find(kv[j], '|', 1, true)
-  local k, b, w = sep and string.sub(kv[j], 1, sep - 1), sep and tonumber(string.sub(kv[j], sep + 1)), tonumber(kv[j + 1])
+  local k, b, w = sep and string.sub(kv[j], 1, sep - 1), sep and int(string.sub(kv[j], sep + 1)), int(kv[j + 1])
   if not (b and w) or b < first - span[1] then old[#old + 1] = kv[j]
   elseif b >= first then
     byAccount[k] = (byAccount[k] or 0) + w
@@ -93,23 +103,30 @@ local others, seats = {}, 1
 for _, k in ipairs(redis.call('zrange', KEYS[6], 0, -1)) do
   if k ~= account then others[#others + 1] = k; seats = seats + 1 end
 end
--- The accounts refused within their fair share in the last two spans: they hold room even with no use to show.
-redis.call('zremrangebyscore', KEYS[7], '-inf', first - span[1] - 1)
-local starved = {}
-for _, k in ipairs(redis.call('zrange', KEYS[7], 0, -1)) do starved[k] = true end
+-- The accounts whose caller waits, with the points it asks; a mark its caller is no longer due back for goes.
+local waiting, gone = {}, {}
+kv = redis.call('hgetall', KEYS[7])
+for j = 1, #kv, 2 do
+  local sep = string.find(kv[j + 1], '|', 1, true)
+  local due, asked = sep and int(string.sub(kv[j + 1], 1, sep - 1)), sep and int(string.sub(kv[j + 1], sep + 1))
+  if due and asked and due >= bucket[1] then waiting[kv[j]] = asked else gone[#gone + 1] = kv[j] end
+end
+if #gone > 0 then redis.call('hdel', KEYS[7], unpack(gone)) end
 local fair = math.floor(limit[1] / seats)
-local held = 0
+local held, quiet = 0, 0
 for _, k in ipairs(others) do
-  local use = byAccount[k] or 0
-  if use > 0 or starved[k] then
-    -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least),
-    -- a quarter more; twice that for an account refused lately, so that its share grows to what it asks for.
+  local use, asked = byAccount[k] or 0, waiting[k]
+  if use > 0 or asked then
+    -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
     local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
-    local margin = 1.25
-    if starved[k] then margin = 2 end
-    held = held + math.max(0, math.min(fair, math.max(reserve, math.ceil(margin * rate))) - use)
+    local want = math.max(reserve, math.ceil(1.25 * rate))
+    if asked then want = math.max(want, math.ceil(2 * rate), use + asked) end
+    held = held + math.max(0, math.min(fair, want) - use)
+  else
+    quiet = quiet + math.min(fair, reserve)
   end
 end
+held = held + math.min(quiet, quietCap)
 local mine = byAccount[account] or 0
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
 local function refusal(i, points)
@@ -120,23 +137,28 @@ local function refusal(i, points)
 end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
 local refused = {refusal(1, points[1]), refusal(2, points[2])}
-local spanMs = span[1] * bucketMs[1]
 -- The account has a seat in the fair shares, as of this bucket.
 local function seat()
   redis.call('zadd', KEYS[6], bucket[1], account)
   redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
 end
 if refused[1] > 0 or refused[2] > 0 then
-  -- Refused its IP weight within its fair share: others beyond theirs must leave it room from now on.
-  if refused[1] == 1 and mine + points[1] <= fair then
-    redis.call('zadd', KEYS[7], bucket[1], account)
-    redis.call('pexpire', KEYS[7], 2 * spanMs + 1000)
-    seat()
-  end
   local ipRoom = limit[1]
   if refused[1] == 2 then ipRoom = limit[1] - held end
-  return {0, refused[1], refused[2], 0, waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
+  local waits = {waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
+  -- Refused its IP weight within its fair share: others beyond theirs leave it room while its caller waits.
+  if refused[1] == 1 and mine + points[1] <= fair then
+    seat()
+    local wait = math.max(waits[1], waits[2])
+    if maxWait < 0 or wait <= maxWait then
+      redis.call('hset', KEYS[7], account, (bucket[1] + math.ceil((wait + 1000) / bucketMs[1])) .. '|' .. points[1])
+      local ttl = wait + 1000 + math.max(spanMs, span[2] * bucketMs[2])
+      if redis.call('pttl', KEYS[7]) < ttl then redis.call('pexpire', KEYS[7], ttl) end
+    end
+  end
+  return {0, refused[1], refused[2], 0, waits[1], waits[2]}
 end
+if waiting[account] then redis.call('hdel', KEYS[7], account) end
 local leased = 1
 if tonumber(ARGV[12]) + tonumber(ARGV[13]) == 0 then leased = 0 end
 for i = 1, 2 do

@@ -13,7 +13,8 @@ export type Take = { wait: 0; windows: string } | { wait: number; windows?: unde
 
 /** Where both weights are taken together (or neither), and given back. */
 export interface WeightStore {
-  take(weight: Weight): Promise<Take>;
+  /** `maxWaitMs`: how long the caller waits for it at most (a store may hold room for a caller that waits). */
+  take(weight: Weight, maxWaitMs?: number): Promise<Take>;
   /** Gives back weight taken in `windows` (its buckets), to the buckets still in their spans. */
   giveBack(weight: Weight, windows: string): Promise<void>;
   /** Gives back what the store holds for this process ahead of its calls, if anything. */
@@ -42,8 +43,9 @@ export class LimiterWeightBudget implements WeightBudget {
     const weight = weightOf(operation);
     if (this.inLine === 0) {
       signal?.throwIfAborted();
-      const take = await this.store.take(weight);
-      if (take.wait === 0) return this.grant(operation, weight, take.windows!);
+      const askedAt = this.ip.clock.now();
+      const take = await this.store.take(weight, maxWaitMs);
+      if (take.wait === 0) return this.grant(operation, weight, take.windows!, askedAt);
       if (take.wait > maxWaitMs) throw new BudgetWaitTooLong(operation, take.wait);
     }
     this.inLine++;
@@ -53,7 +55,8 @@ export class LimiterWeightBudget implements WeightBudget {
       () => undefined,
     );
     try {
-      return this.grant(operation, weight, await turn);
+      const { windows, askedAt } = await turn;
+      return this.grant(operation, weight, windows, askedAt);
     } finally {
       this.inLine--;
     }
@@ -73,15 +76,15 @@ export class LimiterWeightBudget implements WeightBudget {
     return { ip, uid };
   }
 
-  private grant(operation: OperationName, weight: Weight, windows: string): WeightGrant {
+  /** `askedAt`: when the take that granted it was asked for, the time its bucket was chosen by. */
+  private grant(operation: OperationName, weight: Weight, windows: string, askedAt: number): WeightGrant {
     let given = false;
     const { now, guardMs } = this.ip.clock;
-    // From the start of the IP bucket the weight was counted in, not from when the store answered: a slow answer
-    // (Redis, up to its command timeout) is part of the delay the guard must cover.
-    const takenAt = Number(windows.split(':')[0].slice(1)) * this.ip.span.bucketMs;
+    // From when the take was asked for, not from when the store answered: a slow answer (Redis, up to its command
+    // timeout) is part of the delay the guard must cover. Where in its bucket that was, the span's extra bucket covers.
     return {
       operation,
-      fresh: () => now() - takenAt <= guardMs / 2,
+      fresh: () => now() - askedAt <= guardMs / 2,
       giveBack: async () => {
         if (given) return;
         given = true;
@@ -90,12 +93,18 @@ export class LimiterWeightBudget implements WeightBudget {
     };
   }
 
-  /** Resolves to the windows the weight was taken in. */
-  private async waitAndTake(operation: OperationName, weight: Weight, signal: AbortSignal | undefined, maxWaitMs: number): Promise<string> {
+  /** Resolves to the windows the weight was taken in, and when that take was asked for. */
+  private async waitAndTake(
+    operation: OperationName,
+    weight: Weight,
+    signal: AbortSignal | undefined,
+    maxWaitMs: number,
+  ): Promise<{ windows: string; askedAt: number }> {
     for (;;) {
       signal?.throwIfAborted();
-      const take = await this.store.take(weight);
-      if (take.wait === 0) return take.windows!;
+      const askedAt = this.ip.clock.now();
+      const take = await this.store.take(weight, maxWaitMs);
+      if (take.wait === 0) return { windows: take.windows!, askedAt };
       if (take.wait > maxWaitMs) throw new BudgetWaitTooLong(operation, take.wait);
       await sleep(take.wait + WAKE_MARGIN_MS, signal);
     }

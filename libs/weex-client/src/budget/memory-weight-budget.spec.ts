@@ -94,13 +94,13 @@ describe('memory weight budget', () => {
     expect(grant.fresh()).toBe(false);
   });
 
-  it('times that from the start of the bucket the weight was counted in, not from when the take was answered', async () => {
-    let now = 30_100; // 100 ms into a 300 ms bucket (a 200th of the window)
+  it('times that from when the take was asked for, however late in its bucket (a bucket is longer than half the guard)', async () => {
+    let now = 30_250; // 250 ms into a 300 ms bucket (a 200th of the window); the guard is 250 ms
     const budget = createMemoryWeightBudget({ ip: { limit: 100, windowMs: 60_000 }, uid: { limit: 15, windowMs: 60_000 }, now: () => now });
     const grant = await budget.acquire('orderInfo');
-    now = 30_125;
+    now = 30_375;
     expect(grant.fresh()).toBe(true);
-    now = 30_126;
+    now = 30_376;
     expect(grant.fresh()).toBe(false);
   });
 

@@ -37,11 +37,14 @@ export class SlidingSpan {
     return last - this.buckets + 1;
   }
 
-  /** Weight in the span that ends with bucket `last`. */
+  /**
+   * Weight in the span that ends with bucket `last`, and in later buckets: taken by a clock that read later (stepped
+   * back since, or another process's running ahead), their weight still counts until it leaves the span.
+   */
   sum(spent: SpentBuckets, last: number): number {
     const first = this.firstOf(last);
     let sum = 0;
-    for (const [bucket, weight] of spent) if (bucket >= first && bucket <= last) sum += weight;
+    for (const [bucket, weight] of spent) if (bucket >= first) sum += weight;
     return sum;
   }
 
@@ -54,7 +57,7 @@ export class SlidingSpan {
     let excess = this.sum(spent, last) + points - limit;
     if (excess <= 0) return 0;
     const first = this.firstOf(last);
-    const oldest = [...spent.keys()].filter((b) => b >= first && b <= last).sort((a, b) => a - b);
+    const oldest = [...spent.keys()].filter((b) => b >= first).sort((a, b) => a - b);
     for (const bucket of oldest) {
       excess -= spent.get(bucket)!;
       // Bucket b leaves the span when the current bucket is b + buckets.
@@ -67,7 +70,7 @@ export class SlidingSpan {
   msBeforeFree(spent: SpentBuckets, now: number): number {
     const last = this.bucketOf(now);
     const first = this.firstOf(last);
-    const held = [...spent].filter(([b, w]) => b >= first && b <= last && w > 0).map(([b]) => b);
+    const held = [...spent].filter(([b, w]) => b >= first && w > 0).map(([b]) => b);
     return held.length === 0 ? 0 : (Math.min(...held) + this.buckets) * this.bucketMs - now;
   }
 }
