@@ -4,7 +4,7 @@ import { Cleanup } from '../support/gateway.mjs';
 import { createTempDatabase, withClient } from '../support/services.mjs';
 
 const { applyMigrations, PrismaService } = await import('../../dist/libs/database/src/index.js');
-const { AiLogRepository } = await import('../../dist/libs/ai-log/src/index.js');
+const { AiLogRepository, AuditRows } = await import('../../dist/libs/ai-log/src/index.js');
 const { canonicalLog, chainHash, GENESIS_HASH } = await import('../../dist/libs/audit-chain/src/index.js');
 // The server-side check exists from the receipt chain on; run against an older build, the scenario times recording alone.
 const audit = await import('../../dist/libs/audit/src/index.js').catch(() => ({}));
@@ -68,7 +68,9 @@ export async function run() {
       `latency of one finishAttempt: p50 ${ms(p50)}, p99 ${ms(p99)}; this process's CPU: ${cpuPerAttemptUs.toFixed(0)} µs per attempt (Prisma and pg included)`,
     ];
     if (audit.AuditChainCheck) {
-      const check = new audit.AuditChainCheck(new audit.AuditRows(prisma), new audit.AuditCheckRepository(prisma), new audit.AuditCheckpointRepository(prisma));
+      // The chains' reads were AuditRows of libs/audit before they moved to libs/ai-log.
+      const rows = new (AuditRows ?? audit.AuditRows)(prisma);
+      const check = new audit.AuditChainCheck(rows, new audit.AuditCheckRepository(prisma), new audit.AuditCheckpointRepository(prisma));
       const checkCpu = process.cpuUsage();
       const checkStarted = performance.now();
       const view = await check.run('default');
