@@ -134,10 +134,10 @@ describe('Redis weight budget shared by several processes', () => {
     const spanMs = 60_000 + 300 + 300;
     await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: light0 - (light0 % 300) + spanMs - now });
     // Once the span has passed, the light account has no use in it, but it called within five minutes: it holds its
-    // reserve (a fiftieth of the limit). The flooder takes all but 1, the light one that 1.
+    // reserve (a fiftieth of the limit, and the heaviest call's 10 at least). The flooder takes all but 10.
     now += spanMs;
-    expect(await takeAll(flood)).toBe(49);
-    expect(await takeAll(light)).toBe(1);
+    expect(await takeAll(flood)).toBe(40);
+    expect(await takeAll(light)).toBe(10);
     expect((await flood.usage()).ip.used).toBe(50);
   });
 
@@ -147,49 +147,88 @@ describe('Redis weight budget shared by several processes', () => {
     const quiet = Array.from({ length: 19 }, (_, i) => createRedisWeightBudget({ redis: connect(), prefix, apiKey: `quiet-account-${i}`, limits }));
     for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
     now += 100_000;
-    // 19 reserves of 1 would hold 19; together they hold 5.
+    // 19 reserves of 10 (the heaviest call) would hold 190; together they hold 10 (a tenth of 50, one reserve at least).
     const alone = createRedisWeightBudget({ redis: connect(), prefix, apiKey: 'the-account-still-calling', limits });
-    expect(await takeAll(alone)).toBe(45);
+    expect(await takeAll(alone)).toBe(40);
     now += 300_000;
     expect(await takeAll(alone)).toBe(50);
   });
 
-  it('holds its reserve for an account that calls once every two minutes, whose call then goes at once behind a flooder', async () => {
+  it('holds its reserve for an account that calls once every two minutes: its heaviest call goes at once behind a flooder', async () => {
     let now = 1_000_000 * 60_000;
     const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
     const [flood, rare] = ['flooding-account-key', 'rare-account-key'].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
     expect(await takeAll(rare, 1)).toBe(1);
     now += 120_000;
-    expect(await takeAll(flood)).toBe(49);
-    expect(await takeAll(rare, 1)).toBe(1);
+    expect(await takeAll(flood)).toBe(40);
+    await expect(rare.acquire('allPositions', undefined, 0)).resolves.toBeDefined();
   });
 
-  it('holds what a waiting caller asks, a call heavier than the reserve too, and nothing more for one that would not wait', async () => {
-    let now = 1_000_000 * 60_000;
-    const limits: BudgetLimits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
-    const heavyKey = 'heavy-account-key';
-    const [flood, heavy] = ['flooding-account-key', heavyKey].map((apiKey) => createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }));
-    const waitingKey = `${prefix}:weex-budget:ip:default:waiting`;
+  describe('callers that wait', () => {
     const spanMs = 60_000 + 300 + 300;
-    // orderInfo costs 2 IP; the reserve is 1. A caller that will not wait leaves no mark: the span after, heavy holds
-    // its reserve only, and its call still does not fit.
-    expect(await takeAll(flood)).toBe(50);
-    await expect(heavy.acquire('orderInfo', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
-    expect(await connect().hexists(waitingKey, apiKeyHash(heavyKey))).toBe(0);
-    now += spanMs;
-    expect(await takeAll(flood)).toBe(49);
-    await expect(heavy.acquire('orderInfo', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
-    // A caller that waits has its 2 held until it is due back: the span after, the flooder leaves them and the call fits.
-    const caller = new AbortController();
-    const waiter = heavy.acquire('orderInfo', caller.signal, 120_000).catch((error: unknown) => error);
-    const redis = connect();
-    for (let tries = 0; tries < 500 && !(await redis.hexists(waitingKey, apiKeyHash(heavyKey))); tries++) await setTimeout(10);
-    expect(await redis.hexists(waitingKey, apiKeyHash(heavyKey))).toBe(1);
-    caller.abort();
-    await waiter;
-    now += spanMs;
-    expect(await takeAll(flood)).toBe(48);
-    await expect(heavy.acquire('orderInfo', undefined, 0)).resolves.toBeDefined();
+    const waitingKey = () => `${prefix}:weex-budget:ip:default:waiting`;
+    let now: number;
+    let limits: BudgetLimits;
+    beforeEach(() => {
+      now = 1_000_000 * 60_000;
+      limits = { ip: { limit: 50, windowMs: 60_000 }, uid: { limit: 100, windowMs: 60_000 }, now: () => now };
+    });
+    /** Starts a wait for allPositions (10 IP) that the budget refuses, until the script has marked it; then gives up. */
+    async function markWaiting(budget: WeightBudget): Promise<void> {
+      const caller = new AbortController();
+      const redis = connect();
+      const before = await redis.hlen(waitingKey());
+      const waiter = budget.acquire('allPositions', caller.signal, 120_000).catch((error: unknown) => error);
+      for (let tries = 0; tries < 500 && (await redis.hlen(waitingKey())) === before; tries++) await setTimeout(10);
+      expect(await redis.hlen(waitingKey())).toBe(before + 1);
+      caller.abort();
+      await waiter;
+    }
+
+    it('a caller that will not wait leaves no mark; one that waits has its mark until it is due back, and a second', async () => {
+      const [flood, heavy] = ['flooding-account-key', 'heavy-account-key'].map((apiKey) =>
+        createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
+      );
+      expect(await takeAll(flood)).toBe(50);
+      await expect(heavy.acquire('allPositions', undefined, 0)).rejects.toBeInstanceOf(BudgetWaitTooLong);
+      expect(await connect().hlen(waitingKey())).toBe(0);
+      const markedAt = now;
+      await markWaiting(heavy);
+      // Due back when the flooder's bucket leaves the span (a span after it began), a second more, to the bucket.
+      now = markedAt + spanMs + 1_000;
+      await flood.acquire('uploadAiLog', undefined, 0);
+      expect(await connect().hlen(waitingKey())).toBe(1);
+      now = markedAt + spanMs + 1_000 + 600;
+      await flood.acquire('uploadAiLog', undefined, 0);
+      expect(await connect().hlen(waitingKey())).toBe(0);
+    });
+
+    it("holds a waiting caller's ask on top of its account's use, whatever that account's other processes take", async () => {
+      const heavyKey = 'heavy-account-key';
+      const flood = createRedisWeightBudget({ redis: connect(), prefix, apiKey: 'flooding-account-key', limits });
+      const [heavyApi, heavyWorker] = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: heavyKey, limits }));
+      expect(await takeAll(flood)).toBe(50);
+      await markWaiting(heavyApi);
+      // The span frees. The account's worker uploads (and clears a mark of its own, not the API's); the flooder then
+      // leaves room for the account's use and the API's 10.
+      now += spanMs;
+      expect(await takeAll(heavyWorker, 1)).toBe(1);
+      await takeAll(flood);
+      await expect(heavyApi.acquire('allPositions', undefined, 0)).resolves.toBeDefined();
+      expect((await flood.usage()).ip.used).toBeLessThanOrEqual(50);
+    });
+
+    it('gives the quiet reserves first and shares the rest: with more seats than heavy calls fit, a heavy call still goes', async () => {
+      const quiet = Array.from({ length: 8 }, (_, i) => createRedisWeightBudget({ redis: connect(), prefix, apiKey: `quiet-account-${i}`, limits }));
+      for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
+      now += spanMs;
+      // 10 seats: the limit over the seats would be 5, below the 10 of allPositions.
+      const [flood, heavy] = ['flooding-account-key', 'heavy-account-key'].map((apiKey) =>
+        createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
+      );
+      expect(await takeAll(flood)).toBe(40);
+      await expect(heavy.acquire('allPositions', undefined, 0)).resolves.toBeDefined();
+    });
   });
 
   it('holds room for an account refused within its fair share, a new one say, once the span frees', async () => {
@@ -202,8 +241,8 @@ describe('Redis weight budget shared by several processes', () => {
     expect(await takeAll(newcomer)).toBe(0);
     // The flooder's weight leaves the span: it takes its fair share, then all but the newcomer's reserve.
     now += 60_000 + 300 + 300;
-    expect(await takeAll(flood)).toBe(49);
-    expect(await takeAll(newcomer)).toBe(1);
+    expect(await takeAll(flood)).toBe(40);
+    expect(await takeAll(newcomer)).toBe(10);
   });
 
   it('drops a field of its hashes that is none of its own, rather than failing every take', async () => {

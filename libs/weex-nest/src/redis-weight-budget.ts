@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import {
@@ -6,6 +6,7 @@ import {
   type BudgetLimit,
   type BudgetLimits,
   BudgetWindow,
+  HEAVIEST_WEIGHT,
   LimiterWeightBudget,
   PAUSE_KEY,
   type Take,
@@ -56,11 +57,11 @@ function redisWindow(redis: Redis, keyPrefix: string, { limit, windowMs }: Budge
   return new BudgetWindow(pauses, limit, windowMs, windowClock(limits, windowMs), 'redis', () => readSpent(redis, `${keyPrefix}:spent`));
 }
 
-/** The least IP weight an account's fair share holds for it: a fiftieth of the limit. */
+/** The least IP weight an account's share holds for it: a fiftieth of the limit, and the heaviest call at least. */
 const RESERVE_DIVISOR = 50;
 /** How long an account that took IP weight keeps a fair share of the IP budget (and, quiet, its reserve). */
 const FAIR_SHARE_KEPT_MS = 300_000;
-/** The most the reserves of quiet accounts hold together: a tenth of the limit. */
+/** The most the reserves of quiet accounts hold together: a tenth of the limit (one reserve at least). */
 const QUIET_DIVISOR = 10;
 
 /**
@@ -93,16 +94,18 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
   if (!('weexGiveBack' in redis)) redis.defineCommand('weexGiveBack', { numberOfKeys: 3, lua: GIVE_BACK_LUA });
   const command = (redis as unknown as { weexTakeBoth: TakeBothCommand }).weexTakeBoth.bind(redis);
   const giveBackCommand = (redis as unknown as { weexGiveBack: GiveBackCommand }).weexGiveBack.bind(redis);
-  const reserve = Math.ceil(ip.limit / RESERVE_DIVISOR);
+  const reserve = Math.max(Math.ceil(ip.limit / RESERVE_DIVISOR), HEAVIEST_WEIGHT.ip);
+  // Names this process's waiting caller of the account in the script's marks.
+  const waiter = randomBytes(6).toString('hex');
   const horizon = Math.ceil(FAIR_SHARE_KEPT_MS / ip.span.bucketMs);
-  const quietCap = Math.ceil(ip.limit / QUIET_DIVISOR);
+  const quietCap = Math.max(Math.ceil(ip.limit / QUIET_DIVISOR), reserve);
   const current = () => `${ip.slot().key}:${uid.slot().key}`;
   const giveBackTo = async (windows: string, weight: Weight) => {
     const [ipBucket, uidBucket] = windows.split(':').map((key) => key.slice(1));
     await giveBackCommand(`${keys.ip}:spent`, `${keys.uid}:spent`, `${keys.ip}:by-account`, keys.account, ipBucket, uidBucket, weight.ip, weight.uid);
   };
   const take = async (weight: Weight, maxWaitMs = Infinity): Promise<Take> => {
-    const now = ip.clock.now();
+    const now = Math.floor(ip.clock.now());
     const ipSlot = ip.slot();
     const uidSlot = uid.slot();
     // Credit belongs to its bucket: weight is never spent later than the bucket it was counted in.
@@ -143,6 +146,7 @@ function redisStore(redis: Redis, keys: { ip: string; uid: string; account: stri
         ...lapsedBuckets,
         lapsed.weight.ip,
         lapsed.weight.uid,
+        waiter,
       );
     } finally {
       credit.settle(lease, windows, answer?.[3] === 1);

@@ -6,6 +6,10 @@ local function int(v)
   if n and n == math.floor(n) and n > -math.huge and n < math.huge then return n end
   return nil
 end
+-- Deletes fields a thousand at a time: Lua's unpack fails beyond a few thousand values.
+local function hdelAll(key, fields)
+  for i = 1, #fields, 1000 do redis.call('hdel', key, unpack(fields, i, math.min(i + 999, #fields))) end
+end
 local function lessBy(key, field, points)
   local held = int(redis.call('hget', key, field))
   if points > 0 and held then redis.call('hset', key, field, math.max(0, held - points)) end
@@ -25,28 +29,30 @@ end
  * rate-limiter-flexible limiters write.
  *
  * The IP budget is shared by every account of the deployment, and shared fairly (max-min) over the same sliding
- * span: each account that took IP weight within the last few minutes (the horizon) has a seat, and a fair share (the
- * limit over the seats). An account within its fair share may take whatever is left; one beyond it may take only what
- * the others' shares do not hold. A flooding account fills the span in a burst, and none of it frees before a span has
- * passed: what a share holds is what lets another account's calls through meanwhile. It holds, up to the fair share:
+ * span: each account that took IP weight within the last few minutes (the horizon), or was refused it within its
+ * share, has a seat. A seated account quiet in this span holds `reserve`, so that an account calling once a minute
+ * finds room at once (all of those together at most `quiet cap`); the rest is shared fairly between the accounts that
+ * use the span or wait for it. An account within its fair share (or with no use in the span, for one call of any
+ * weight) may take whatever is left; one beyond it may take only what the others' shares do not hold. A flooding
+ * account fills the span in a burst, and none of it frees before a span has passed: what a share holds is what lets
+ * another account's calls through meanwhile. Up to the fair share, a share holds:
  * - for an account that used the span, what it is expected to use in one: a quarter more than its calls would take
  *   in a whole span at the rate they came in this one, at least `reserve`, less what they took;
- * - for an account whose caller waits for IP weight it was refused within its fair share, what that call asks on
- *   top of the account's use, and twice the rate (so that a share kept small by refusals grows to what its account
- *   asks), until the caller is due back and a second more: a caller that gave up strands nothing;
- * - for a seated account quiet in this span, `reserve`, so that an account calling once a minute finds room at once;
- *   all of those together hold at most `quiet cap`.
+ * - for an account whose callers wait for IP weight they were refused within its share, what they ask on top of the
+ *   account's use, and twice the rate (so that a share kept small by refusals grows to what its account asks), each
+ *   until its caller is due back and a second more: a caller that gave up strands nothing. A budget serves its
+ *   waiters one at a time, so each process marks its own waiter, and a grant clears its own mark only.
  * An account's use counts its leases, less what it gives back.
  *
  * KEYS: IP pause, UID pause, IP weight by bucket, UID weight by bucket, the IP weight by account and bucket (a hash of
  * "<account>|<bucket>" → weight), the accounts by the last IP bucket they took weight in or were refused it within
- * their fair share (a sorted set), the accounts whose caller waits (a hash of account → "<bucket it is due back
- * by>|<points>"). ARGV: IP points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per span,
- * IP and UID bucket ms, now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an
- * account keeps its seat, the quiet cap, how long the caller waits at most (ms, -1: as long as it takes), then the IP
- * and UID buckets and points of lapsed credit to give back (WeightCredit; points 0: none). Answers {pause ms left, IP
- * refused (0, or 1: the span is full, 2: what is left is held for other accounts), UID refused (0|1), lease taken
- * (0|1), ms until the IP points fit, the same for UID}.
+ * their share (a sorted set), the waiting callers (a hash of "<account>|<process>" → "<bucket it is due back
+ * by>|<points>"). ARGV: IP points, UID points, IP limit, UID limit, IP bucket, UID bucket, IP and UID buckets per
+ * span, IP and UID bucket ms, now (ms), IP and UID lease points, the account, the reserve, how many IP buckets back an
+ * account keeps its seat, the quiet cap, how long the caller waits at most (ms, -1: as long as it takes), the IP and
+ * UID buckets and points of lapsed credit to give back (WeightCredit; points 0: none), then this process's name for
+ * its waiter. Answers {pause ms left, IP refused (0, or 1: the span is full, 2: what is left is held for other
+ * accounts), UID refused (0|1), lease taken (0|1), ms until the IP points fit, the same for UID}.
  */
 export const TAKE_BOTH_LUA = `${GIVE_BACK_FUNCTION}
 -- Lapsed credit first.
@@ -66,7 +72,7 @@ local function spent(i)
     local b, w = int(kv[j]), int(kv[j + 1])
     if not (b and w) or b < first - span[i] then old[#old + 1] = kv[j] elseif b >= first then list[#list + 1] = {b, w}; sum = sum + w end
   end
-  if #old > 0 then redis.call('hdel', KEYS[i + 2], unpack(old)) end
+  hdelAll(KEYS[i + 2], old)
   table.sort(list, function(a, b) return a[1] < b[1] end)
   return sum, list
 end
@@ -85,6 +91,8 @@ local function waitFor(i, points, room)
 end
 -- Each account's IP weight in the span (dropped, as the span's, a whole span after it left).
 local account, reserve, horizon, quietCap, maxWait = ARGV[14], tonumber(ARGV[15]), tonumber(ARGV[16]), tonumber(ARGV[17]), tonumber(ARGV[18])
+-- This process's waiting caller of the account: a budget serves its waiters one at a time (LimiterWeightBudget).
+local waiter = account .. '|' .. ARGV[23]
 local first = bucket[1] - span[1] + 1
 local byAccount, since, old = {}, {}, {}
 local kv = redis.call('hgetall', KEYS[5])
@@ -97,42 +105,51 @@ for j = 1, #kv, 2 do
     since[k] = math.min(since[k] or b, b)
   end
 end
-if #old > 0 then redis.call('hdel', KEYS[5], unpack(old)) end
+hdelAll(KEYS[5], old)
 redis.call('zremrangebyscore', KEYS[6], '-inf', bucket[1] - horizon - 1)
-local others, seats = {}, 1
+local others = {}
 for _, k in ipairs(redis.call('zrange', KEYS[6], 0, -1)) do
-  if k ~= account then others[#others + 1] = k; seats = seats + 1 end
+  if k ~= account then others[#others + 1] = k end
 end
--- The accounts whose caller waits, with the points it asks; a mark its caller is no longer due back for goes.
-local waiting, gone = {}, {}
+-- The accounts whose callers wait, with the points they ask (a field per process); a mark its caller is no longer
+-- due back for goes.
+local waiting, gone, mineWaits = {}, {}, false
 kv = redis.call('hgetall', KEYS[7])
 for j = 1, #kv, 2 do
-  local sep = string.find(kv[j + 1], '|', 1, true)
-  local due, asked = sep and int(string.sub(kv[j + 1], 1, sep - 1)), sep and int(string.sub(kv[j + 1], sep + 1))
-  if due and asked and due >= bucket[1] then waiting[kv[j]] = asked else gone[#gone + 1] = kv[j] end
+  local sepK, sepV = string.find(kv[j], '|', 1, true), string.find(kv[j + 1], '|', 1, true)
+  local k = sepK and string.sub(kv[j], 1, sepK - 1)
+  local due, asked = sepV and int(string.sub(kv[j + 1], 1, sepV - 1)), sepV and int(string.sub(kv[j + 1], sepV + 1))
+  if k and due and asked and due >= bucket[1] then
+    waiting[k] = (waiting[k] or 0) + asked
+    if kv[j] == waiter then mineWaits = true end
+  else gone[#gone + 1] = kv[j] end
 end
-if #gone > 0 then redis.call('hdel', KEYS[7], unpack(gone)) end
-local fair = math.floor(limit[1] / seats)
-local held, quiet = 0, 0
+hdelAll(KEYS[7], gone)
+-- Water-filling: the quiet accounts' reserves come first, and the rest is shared between the accounts that use the
+-- span or wait for it, this one included.
+local active, quiet = {}, 0
 for _, k in ipairs(others) do
-  local use, asked = byAccount[k] or 0, waiting[k]
-  if use > 0 or asked then
-    -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
-    local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
-    local want = math.max(reserve, math.ceil(1.25 * rate))
-    if asked then want = math.max(want, math.ceil(2 * rate), use + asked) end
-    held = held + math.max(0, math.min(fair, want) - use)
-  else
-    quiet = quiet + math.min(fair, reserve)
-  end
+  if (byAccount[k] or 0) > 0 or waiting[k] then active[#active + 1] = k else quiet = quiet + reserve end
 end
-held = held + math.min(quiet, quietCap)
+quiet = math.min(quiet, quietCap)
+local fair = math.floor((limit[1] - quiet) / (#active + 1))
+local held = quiet
+for _, k in ipairs(active) do
+  local use, asked = byAccount[k] or 0, waiting[k]
+  -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
+  local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
+  local want, most = math.max(reserve, math.ceil(1.25 * rate)), fair
+  if asked then want, most = math.max(want, math.ceil(2 * rate), use + asked), math.max(fair, use + asked) end
+  held = held + math.max(0, math.min(most, want) - use)
+end
 local mine = byAccount[account] or 0
+-- Within its share: its fair share, or one call of any weight for an account with no use in the span.
+local function within(points) return mine + points <= math.max(fair, points) end
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
 local function refusal(i, points)
   if points == 0 then return 0 end
   if used[i] + points > limit[i] then return 1 end
-  if i == 2 or mine + points <= fair or used[1] + points + held <= limit[1] then return 0 end
+  if i == 2 or within(points) or used[1] + points + held <= limit[1] then return 0 end
   return 2
 end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
@@ -147,18 +164,18 @@ if refused[1] > 0 or refused[2] > 0 then
   if refused[1] == 2 then ipRoom = limit[1] - held end
   local waits = {waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
   -- Refused its IP weight within its fair share: others beyond theirs leave it room while its caller waits.
-  if refused[1] == 1 and mine + points[1] <= fair then
+  if refused[1] == 1 and within(points[1]) then
     seat()
     local wait = math.max(waits[1], waits[2])
     if maxWait < 0 or wait <= maxWait then
-      redis.call('hset', KEYS[7], account, (bucket[1] + math.ceil((wait + 1000) / bucketMs[1])) .. '|' .. points[1])
-      local ttl = wait + 1000 + math.max(spanMs, span[2] * bucketMs[2])
+      redis.call('hset', KEYS[7], waiter, (bucket[1] + math.ceil((wait + 1000) / bucketMs[1])) .. '|' .. points[1])
+      local ttl = math.ceil(wait + 1000 + math.max(spanMs, span[2] * bucketMs[2]))
       if redis.call('pttl', KEYS[7]) < ttl then redis.call('pexpire', KEYS[7], ttl) end
     end
   end
   return {0, refused[1], refused[2], 0, waits[1], waits[2]}
 end
-if waiting[account] then redis.call('hdel', KEYS[7], account) end
+if mineWaits then redis.call('hdel', KEYS[7], waiter) end
 local leased = 1
 if tonumber(ARGV[12]) + tonumber(ARGV[13]) == 0 then leased = 0 end
 for i = 1, 2 do

@@ -91,10 +91,15 @@ export function weightOf(operation: OperationName): { ip: number; uid: number } 
   return { ip: ipWeight, uid: uidWeight };
 }
 
+/** The weights of the heaviest operation, IP and UID. */
+export const HEAVIEST_WEIGHT: Readonly<{ ip: number; uid: number }> = {
+  ip: Math.max(...Object.values(OPERATIONS).map((op) => op.ipWeight)),
+  uid: Math.max(...Object.values(OPERATIONS).map((op) => op.uidWeight)),
+};
+
 /** Refuses limits that some operation could never fit into, which would make its calls wait forever. */
 export function assertLimitsFit(limits: BudgetLimits): void {
-  const ops = Object.values(OPERATIONS);
-  const need = { ip: Math.max(...ops.map((op) => op.ipWeight)), uid: Math.max(...ops.map((op) => op.uidWeight)) };
+  const need = HEAVIEST_WEIGHT;
   for (const name of ['ip', 'uid'] as const) {
     const { limit, windowMs } = limits[name];
     if (!Number.isInteger(limit) || limit < need[name]) {
