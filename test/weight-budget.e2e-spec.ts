@@ -129,10 +129,12 @@ describe('Redis weight budget shared by several processes', () => {
     now -= 6_000;
     expect(await takeAll(flood)).toBe(31);
     expect(await takeAll(light)).toBe(14);
-    // Nothing frees up before the light one's first call leaves the span (a window, the guard, rounded up to buckets
-    // of 300 ms, and one more bucket).
+    // The light one's share still holds 5 (its fair share, 25, less its 20), so the flooder needs 6 to free: not before
+    // the light one's first five calls and their lease (6) have left the span, a span (a window, the guard, rounded
+    // up to buckets of 300 ms, and one more bucket) after the fifth.
     const spanMs = 60_000 + 300 + 300;
-    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: light0 - (light0 % 300) + spanMs - now });
+    expect(now - light0).toBe(24_000);
+    await expect(flood.acquire('uploadAiLog', undefined, 0)).rejects.toMatchObject({ waitMs: spanMs });
     // Once the span has passed, the light account has no use in it, but it called within five minutes: it holds its
     // reserve (a fiftieth of the limit, and the heaviest call's 10 at least). The flooder takes all but 10.
     now += spanMs;
@@ -222,12 +224,30 @@ describe('Redis weight budget shared by several processes', () => {
       const quiet = Array.from({ length: 8 }, (_, i) => createRedisWeightBudget({ redis: connect(), prefix, apiKey: `quiet-account-${i}`, limits }));
       for (const budget of quiet) await budget.acquire('uploadAiLog', undefined, 0);
       now += spanMs;
-      // 10 seats: the limit over the seats would be 5, below the 10 of allPositions.
+      // 10 seats: the limit over the seats would be 5, below the 10 of allPositions. The quiet reserves (10 in all)
+      // are theirs, a newcomer's call included leaves them; the heavy call waits for the flooder's weight to leave.
       const [flood, heavy] = ['flooding-account-key', 'heavy-account-key'].map((apiKey) =>
         createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
       );
       expect(await takeAll(flood)).toBe(40);
+      await markWaiting(heavy);
+      now += spanMs;
+      expect(await takeAll(flood)).toBe(30);
       await expect(heavy.acquire('allPositions', undefined, 0)).resolves.toBeDefined();
+    });
+
+    it('holds the quiet reserves and the waiting asks against accounts within their share too: two flooders leave them', async () => {
+      const [first, second, rare] = ['first-flooding-key', 'second-flooding-key', 'rare-account-key'].map((apiKey) =>
+        createRedisWeightBudget({ redis: connect(), prefix, apiKey, limits }),
+      );
+      expect(await takeAll(rare, 1)).toBe(1);
+      now += spanMs;
+      expect(await takeAll(second, 1)).toBe(1);
+      // Within their fair shares (20 each: the limit less the rare account's reserve, over two), both leave it.
+      await takeAll(first);
+      await takeAll(second);
+      await expect(rare.acquire('allPositions', undefined, 0)).resolves.toBeDefined();
+      expect((await rare.usage()).ip.used).toBeLessThanOrEqual(50);
     });
   });
 

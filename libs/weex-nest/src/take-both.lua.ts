@@ -33,7 +33,8 @@ end
  * share, has a seat. A seated account quiet in this span holds `reserve`, so that an account calling once a minute
  * finds room at once (all of those together at most `quiet cap`); the rest is shared fairly between the accounts that
  * use the span or wait for it. An account within its fair share (or with no use in the span, for one call of any
- * weight) may take whatever is left; one beyond it may take only what the others' shares do not hold. A flooding
+ * weight) may take all but the quiet reserves and the waiting callers' asks; one beyond it may take only what the
+ * others' shares do not hold. A flooding
  * account fills the span in a burst, and none of it frees before a span has passed: what a share holds is what lets
  * another account's calls through meanwhile. Up to the fair share, a share holds:
  * - for an account that used the span, what it is expected to use in one: a quarter more than its calls would take
@@ -111,8 +112,8 @@ local others = {}
 for _, k in ipairs(redis.call('zrange', KEYS[6], 0, -1)) do
   if k ~= account then others[#others + 1] = k end
 end
--- The accounts whose callers wait, with the points they ask (a field per process); a mark its caller is no longer
--- due back for goes.
+-- The accounts whose callers wait, with the most one of them asks (a field per process); a mark its caller is no
+-- longer due back for goes.
 local waiting, gone, mineWaits = {}, {}, false
 kv = redis.call('hgetall', KEYS[7])
 for j = 1, #kv, 2 do
@@ -120,7 +121,7 @@ for j = 1, #kv, 2 do
   local k = sepK and string.sub(kv[j], 1, sepK - 1)
   local due, asked = sepV and int(string.sub(kv[j + 1], 1, sepV - 1)), sepV and int(string.sub(kv[j + 1], sepV + 1))
   if k and due and asked and due >= bucket[1] then
-    waiting[k] = (waiting[k] or 0) + asked
+    waiting[k] = math.max(waiting[k] or 0, asked)
     if kv[j] == waiter then mineWaits = true end
   else gone[#gone + 1] = kv[j] end
 end
@@ -133,23 +134,31 @@ for _, k in ipairs(others) do
 end
 quiet = math.min(quiet, quietCap)
 local fair = math.floor((limit[1] - quiet) / (#active + 1))
-local held = quiet
+-- What the others' shares hold: firmly, the quiet reserves and the waiting callers' asks, which every account leaves;
+-- in all, with what the accounts that call are expected to use, which an account beyond its fair share leaves too.
+local held, firm = quiet, quiet
 for _, k in ipairs(active) do
   local use, asked = byAccount[k] or 0, waiting[k]
   -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
   local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
   local want, most = math.max(reserve, math.ceil(1.25 * rate)), fair
-  if asked then want, most = math.max(want, math.ceil(2 * rate), use + asked), math.max(fair, use + asked) end
+  if asked then want, most, firm = math.max(want, math.ceil(2 * rate), use + asked), math.max(fair, use + asked), firm + asked end
   held = held + math.max(0, math.min(most, want) - use)
 end
 local mine = byAccount[account] or 0
 -- Within its share: its fair share, or one call of any weight for an account with no use in the span.
 local function within(points) return mine + points <= math.max(fair, points) end
+-- The room a call of the account may take: all but the firm holds within its share (never so much that the call
+-- would not fit in an empty span), all but every hold beyond it.
+local function room(points)
+  if within(points) then return limit[1] - math.min(firm, limit[1] - points) end
+  return limit[1] - held
+end
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
 local function refusal(i, points)
   if points == 0 then return 0 end
   if used[i] + points > limit[i] then return 1 end
-  if i == 2 or within(points) or used[1] + points + held <= limit[1] then return 0 end
+  if i == 2 or used[1] + points <= room(points) then return 0 end
   return 2
 end
 local points = {tonumber(ARGV[1]), tonumber(ARGV[2])}
@@ -160,11 +169,9 @@ local function seat()
   redis.call('pexpire', KEYS[6], (horizon + 1) * bucketMs[1])
 end
 if refused[1] > 0 or refused[2] > 0 then
-  local ipRoom = limit[1]
-  if refused[1] == 2 then ipRoom = limit[1] - held end
-  local waits = {waitFor(1, points[1], ipRoom), waitFor(2, points[2], limit[2])}
-  -- Refused its IP weight within its fair share: others beyond theirs leave it room while its caller waits.
-  if refused[1] == 1 and within(points[1]) then
+  local waits = {waitFor(1, points[1], room(points[1])), waitFor(2, points[2], limit[2])}
+  -- Refused its IP weight within its share: the others leave it room while its caller waits.
+  if refused[1] > 0 and within(points[1]) then
     seat()
     local wait = math.max(waits[1], waits[2])
     if maxWait < 0 or wait <= maxWait then
