@@ -33,8 +33,7 @@ end
  * share, has a seat. A seated account quiet in this span holds `reserve`, so that an account calling once a minute
  * finds room at once (all of those together at most `quiet cap`); the rest is shared fairly between the accounts that
  * use the span or wait for it. An account within its fair share (or with no use in the span, for one call of any
- * weight) may take all but the quiet reserves and the waiting callers' asks; one beyond it may take only what the
- * others' shares do not hold. A flooding
+ * weight) may take whatever is left; one beyond it may take only what the others' shares do not hold. A flooding
  * account fills the span in a burst, and none of it frees before a span has passed: what a share holds is what lets
  * another account's calls through meanwhile. Up to the fair share, a share holds:
  * - for an account that used the span, what it is expected to use in one: a quarter more than its calls would take
@@ -134,24 +133,24 @@ for _, k in ipairs(others) do
 end
 quiet = math.min(quiet, quietCap)
 local fair = math.floor((limit[1] - quiet) / (#active + 1))
--- What the others' shares hold: firmly, the quiet reserves and the waiting callers' asks, which every account leaves;
--- in all, with what the accounts that call are expected to use, which an account beyond its fair share leaves too.
-local held, firm = quiet, quiet
+-- What the others' shares hold, which an account beyond its fair share leaves.
+local held = quiet
 for _, k in ipairs(active) do
   local use, asked = byAccount[k] or 0, waiting[k]
   -- Its use over a whole span at the rate of its calls so far in this one (counted over a quarter span at least).
   local rate = use * span[1] / math.max(bucket[1] - (since[k] or bucket[1]) + 1, math.ceil(span[1] / 4))
   local want, most = math.max(reserve, math.ceil(1.25 * rate)), fair
-  if asked then want, most, firm = math.max(want, math.ceil(2 * rate), use + asked), math.max(fair, use + asked), firm + asked end
+  if asked then want, most = math.max(want, math.ceil(2 * rate), use + asked), math.max(fair, use + asked) end
   held = held + math.max(0, math.min(most, want) - use)
 end
 local mine = byAccount[account] or 0
 -- Within its share: its fair share, or one call of any weight for an account with no use in the span.
 local function within(points) return mine + points <= math.max(fair, points) end
--- The room a call of the account may take: all but the firm holds within its share (never so much that the call
--- would not fit in an empty span), all but every hold beyond it.
+-- The room a call of the account may take: all of it within its share, all but the others' holds beyond it.
+-- (Within its share, a call that left the holds too would wait behind the others' waiting asks while they wait
+-- behind its own, and a quiet account behind the other quiet accounts' reserves, with the room idle.)
 local function room(points)
-  if within(points) then return limit[1] - math.min(firm, limit[1] - points) end
+  if within(points) then return limit[1] end
   return limit[1] - held
 end
 -- 0 when the points fit; 1 when the span is full; 2 when what is left is held for other accounts.
