@@ -1,11 +1,11 @@
 import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { setTimeout } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { BudgetWaitTooLong, type BudgetLimits, type WeightBudget } from '#libs/weex-client';
 import { apiKeyHash, createRedisWeightBudget } from '#libs/weex-nest';
 import { REDIS_URL } from './support/services.js';
+import { waitFor } from './support/wait-for.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const API_KEY = 'budget-test-api-key';
@@ -181,7 +181,7 @@ describe('Redis weight budget shared by several processes', () => {
       const redis = connect();
       const before = await redis.hlen(waitingKey());
       const waiter = budget.acquire('allPositions', caller.signal, 120_000).catch((error: unknown) => error);
-      for (let tries = 0; tries < 500 && (await redis.hlen(waitingKey())) === before; tries++) await setTimeout(10);
+      await waitFor('the waiting mark', async () => ((await redis.hlen(waitingKey())) > before ? true : undefined), 5_000).catch(() => undefined);
       expect(await redis.hlen(waitingKey())).toBe(before + 1);
       caller.abort();
       await waiter;
