@@ -23,6 +23,7 @@ const OPTIONS = {
   'give-up': { key: 'giveUpS', help: 'seconds an agent retries one decision before it gives up' },
   'client-timeout': { key: 'clientTimeoutS', help: 'seconds an agent waits for one answer' },
   'drain-timeout': { key: 'drainTimeoutS', help: 'seconds to wait, after the load, for every log to be uploaded or failed' },
+  latency: { key: 'latencyMs', help: 'ms the exchange takes to answer every request, faults or not' },
 };
 
 let values;

@@ -25,6 +25,7 @@ export async function reckon({ database, sim, ledger, runId }) {
   const { uploads } = await sim.control('GET', '/__sim/uploads');
   const exchangeDuplicates = await sim.control('GET', '/__sim/uploads/duplicates');
   const simStats = await sim.control('GET', '/__sim/stats');
+  const flow = await uploadFlow(database);
 
   const rowsByMarker = groupBy(rows, (r) => r.marker);
   const uncertainByLog = new Map(attempts.rows.filter((a) => a.outcome === 'uncertain').map((a) => [a.log_id, a.n]));
@@ -113,11 +114,37 @@ export async function reckon({ database, sim, ledger, runId }) {
     errors4xx: pick(answers, (code) => code >= 400 && code < 500),
     errors5xx: pick(answers, (code) => code >= 500),
     ackLatencyMs: percentiles(ledger.ackLatenciesMs),
+    ...flow,
     longest409Ms: ledger.longest409Ms,
     replays: ledger.replays,
     examples,
   };
 }
+
+/**
+ * How steadily the logs flowed to the exchange: the upload delay (received → uploaded) of the uploaded logs, and each
+ * account's longest gap between two attempts that went out (a dead worker's lapsed claims, recorded with no URL, are
+ * not attempts that went out).
+ */
+async function uploadFlow(database) {
+  const delay = await database.query(
+    `SELECT percentile_disc(ARRAY[0.5, 0.99, 1]) WITHIN GROUP (ORDER BY ${MS('uploaded_at - received_at')}) AS p
+     FROM ai_logs WHERE status = 'uploaded'`,
+  );
+  const gaps = await database.query(
+    `SELECT account_id, ${MS('max(gap)')} AS gap FROM (
+       SELECT account_id, started_at - lag(started_at) OVER (PARTITION BY account_id ORDER BY started_at) AS gap
+       FROM upload_attempts WHERE url <> '') g GROUP BY account_id ORDER BY account_id`,
+  );
+  const [p50 = null, p99 = null, max = null] = delay.rows[0].p ?? [];
+  return {
+    uploadDelayMs: { p50, p99, max },
+    longestAttemptGapMs: Object.fromEntries(gaps.rows.map((r) => [r.account_id, r.gap])),
+  };
+}
+
+/** An interval's SQL as whole milliseconds (an integer, which pg reads as a number). */
+const MS = (interval) => `round(extract(epoch FROM ${interval}) * 1000)::int`;
 
 /** The must-be-zero figures that are not, as `name: value`. */
 export function failures(figures) {

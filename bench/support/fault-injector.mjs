@@ -16,13 +16,15 @@ export class FaultInjector {
   #exchangeWrites = Promise.resolve();
   #switches = 0;
 
-  constructor(cluster, seed, onNote = () => {}) {
+  /** `baseRule`: the exchange's behaviour outside faults (a latency), kept under them and after `stop`. */
+  constructor(cluster, seed, onNote = () => {}, baseRule = {}) {
     this.cluster = cluster;
     this.seed = seed;
     this.onNote = onNote;
+    this.baseRule = baseRule;
   }
 
-  start(events) {
+  async start(events) {
     this.startedAt = Date.now();
     for (const event of events) {
       this.#timers.push(
@@ -33,13 +35,15 @@ export class FaultInjector {
         }, event.atMs),
       );
     }
+    await this.#writeExchangeRule();
   }
 
   async stop() {
     for (const timer of this.#timers) clearTimeout(timer);
     await Promise.all([...this.#running]);
     await this.#exchangeWrites.catch(() => {});
-    await this.cluster.sim.control('DELETE', '/__sim/faults');
+    this.#exchangeKinds = [];
+    await this.#writeExchangeRule();
     await this.cluster.restoreAll();
   }
 
@@ -127,7 +131,9 @@ export class FaultInjector {
     this.#exchangeWrites = this.#exchangeWrites
       .catch(() => {})
       .then(() =>
-        kinds.length ? this.cluster.sim.control('PUT', '/__sim/faults', exchangeRule(kinds, seed)) : this.cluster.sim.control('DELETE', '/__sim/faults'),
+        kinds.length || Object.keys(this.baseRule).length
+          ? this.cluster.sim.control('PUT', '/__sim/faults', { ...this.baseRule, ...exchangeRule(kinds, seed) })
+          : this.cluster.sim.control('DELETE', '/__sim/faults'),
       );
     return this.#exchangeWrites;
   }

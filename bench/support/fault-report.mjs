@@ -43,6 +43,13 @@ export function renderReport(report) {
     ['unexpectedExits', n(f.unexpectedExits)],
     ['ack latency p50 / p99 / max', `${ms(f.ackLatencyMs.p50)} / ${ms(f.ackLatencyMs.p99)} / ${ms(f.ackLatencyMs.max)}`],
     ['longest run of 409s for one request', ms(f.longest409Ms)],
+    ['upload delay p50 / p99 / max', `${ms(f.uploadDelayMs.p50)} / ${ms(f.uploadDelayMs.p99)} / ${ms(f.uploadDelayMs.max)}`],
+    [
+      'longest gap between uploads, per account',
+      Object.entries(f.longestAttemptGapMs)
+        .map(([account, gap]) => `${account}: ${ms(gap)}`)
+        .join(' · ') || 'none',
+    ],
     [
       'replays: sent / same ids / different / no replay header',
       `${f.replays.sent} / ${f.replays.sameIds} / ${f.replays.differentIds} / ${f.replays.withoutReplayedHeader}`,

@@ -25,6 +25,7 @@ export const DEFAULTS = {
   giveUpS: 180,
   clientTimeoutS: 5,
   drainTimeoutS: 300,
+  latencyMs: 0,
 };
 
 /**
@@ -75,10 +76,10 @@ export class FaultRun {
     const { options } = this;
     const loopDelay = monitorEventLoopDelay({ resolution: 20 });
     loopDelay.enable();
-    this.injector = new FaultInjector(this.cluster, options.seed, onFault);
+    this.injector = new FaultInjector(this.cluster, options.seed, onFault, options.latencyMs ? { latencyMs: options.latencyMs } : {});
     const startedAt = Date.now();
     const loadEndsAt = startedAt + options.durationS * 1000;
-    this.injector.start(this.plan.events);
+    await this.injector.start(this.plan.events);
     const agents = runAgents({
       cluster: this.cluster,
       ledger: this.ledger,

@@ -4,9 +4,6 @@ import { AccountDrainer } from '#libs/ai-log';
 import { GatewayConfig } from '#libs/config';
 import { JobName, type JobPayload, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 
-/** The longest a drain's job lock lasts without renewal: BullMQ's default. */
-const MAX_LOCK_MS = 30_000;
-
 /**
  * Thin: consumes the upload queue, whose jobs each wake one account, and hands the account to AccountDrainer. Up to
  * UPLOAD_ACCOUNT_CONCURRENCY accounts are drained at once. The BullMQ worker is built here rather than by
@@ -25,15 +22,16 @@ export class AiLogUploadProcessor implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   onApplicationBootstrap(): void {
-    // The job of a worker that died holds its account (its wake-ups wait behind it) until BullMQ finds it stalled:
-    // within about twice this, as a dead worker's claimed logs are retried after UPLOAD_CLAIM_MS.
-    const lockMs = Math.min(MAX_LOCK_MS, Math.ceil(this.config.uploadClaimMs / 2));
+    // The job of a worker that died holds its account (its wake-ups wait behind it) until BullMQ finds it stalled: its
+    // lock, renewed every half of it, lapses within UPLOAD_CLAIM_MS, as its claimed logs' leases do, and the check
+    // every half of that finds it. So another worker takes the account over within 1.5 leases.
+    const lockMs = this.config.uploadClaimMs;
     this.worker = new Worker(QueueName.AiLogUpload, (job) => this.process(job), {
       connection: this.backend.connection as never,
       prefix: this.backend.prefix,
       concurrency: this.config.uploadAccountConcurrency,
       lockDuration: lockMs,
-      stalledInterval: lockMs,
+      stalledInterval: Math.ceil(lockMs / 2),
     });
     // Without a listener, a lost connection is an unhandled 'error' event that stops the worker's loop; with one,
     // BullMQ reconnects and carries on.

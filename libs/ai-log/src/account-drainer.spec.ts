@@ -5,6 +5,7 @@ import { type WeexAccountClients } from '#libs/weex-nest';
 import { AccountDrainer } from './account-drainer.js';
 import type { AiLogUploader } from './ai-log-uploader.js';
 import type { AiLogRepository } from './ai-log.repository.js';
+import type { UploadLeases } from './upload-leases.js';
 import type { UploadWakeups } from './upload-wakeups.js';
 
 interface Script {
@@ -65,7 +66,8 @@ function drainerOf(script: Script, concurrency = 3) {
   const clients = { resolve: async () => (script.credentials === false ? undefined : client) } as unknown as WeexAccountClients;
   const wakeups = { wake: async (ids: string[], delayMs = 0) => void events.push(`wake ${ids.join()} in ${delayMs}`) } as unknown as UploadWakeups;
   const config = { uploadConcurrency: concurrency, uploadClaimMs: 60_000, weexUploadApiVersion: 'v3' } as GatewayConfig;
-  const drainer = new AccountDrainer(repository, uploader, clients, wakeups, config);
+  const leases = { whileHeld: (_log: AiLog, send: () => Promise<unknown>) => send() } as unknown as UploadLeases;
+  const drainer = new AccountDrainer(repository, uploader, clients, wakeups, leases, config);
   return { drainer, events, mostInFlight: () => mostInFlight };
 }
 

@@ -4,6 +4,7 @@ import { BudgetWaitTooLong, uploadAiLogOperation, type WeexClient, type WeightGr
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AiLogUploader } from './ai-log-uploader.js';
 import { AiLogRepository } from './ai-log.repository.js';
+import { UploadLeases } from './upload-leases.js';
 import { UploadWakeups } from './upload-wakeups.js';
 
 /** The longest run of a drainer: accounts waiting for a worker's slot take turns at least this often. */
@@ -55,6 +56,7 @@ export class AccountDrainer {
     private readonly uploader: AiLogUploader,
     private readonly clients: WeexAccountClients,
     private readonly wakeups: UploadWakeups,
+    private readonly leases: UploadLeases,
     private readonly config: GatewayConfig,
   ) {}
 
@@ -94,7 +96,8 @@ export class AccountDrainer {
           return await weight.giveBack();
         }
         addLane();
-        const result = await this.uploader.send(claim.log, run.client, weight);
+        const log = claim.log;
+        const result = await this.leases.whileHeld(log, () => this.uploader.send(log, run.client, weight));
         if (result.status === 'uploaded') run.uploaded++;
         if (result.status === 'held') run.stop('paused');
       }

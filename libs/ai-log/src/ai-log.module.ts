@@ -13,6 +13,7 @@ import { LogStatsRepository } from './log-stats.repository.js';
 import { AiLogUploader } from './ai-log-uploader.js';
 import { AccountDrainer } from './account-drainer.js';
 import { UploadHoldProbe } from './upload-hold-probe.js';
+import { UploadLeases } from './upload-leases.js';
 import { UploadWakeups } from './upload-wakeups.js';
 
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
@@ -25,6 +26,7 @@ import { UploadWakeups } from './upload-wakeups.js';
     AiLogService,
     AiLogUploader,
     AccountDrainer,
+    UploadLeases,
     UploadWakeups,
     AiLogRelay,
     UploadHoldProbe,

@@ -95,8 +95,8 @@ export class AiLogRepository {
   }
 
   /**
-   * Claims the account's longest-due log for sending (`uploading` until `claimMs` from now, one more attempt), unless
-   * an admin has paused the account. The drainer claims a log only when the weight to send it is in hand and the
+   * Claims the account's longest-due log for sending (`uploading` for a lease of `claimMs`, which UploadLeases renews
+   * while the upload is in flight; one more attempt), unless an admin has paused the account. The drainer claims a log only when the weight to send it is in hand and the
    * request goes out right after: a claim is an attempt under way, so a claim that lapses (its worker died) is an
    * attempt whose outcome is unknown (recoverLapsedClaims). SKIP LOCKED: drainers claiming at once get different logs.
    */
@@ -112,13 +112,24 @@ export class AiLogRepository {
       ),
       claimed AS (
         UPDATE ai_logs l
-        SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${new Date(now.getTime() + claimMs)}, updated_at = ${now}
+        SET status = 'uploading', attempt_count = l.attempt_count + 1, claimed_until = ${leaseEnd(claimMs)}, updated_at = ${now}
         FROM target t WHERE l.id = t.id
         RETURNING ${RETURNING_CLAIMED_LOG}
       )
       SELECT (SELECT paused FROM account) AS paused, claimed.* FROM (SELECT 1) AS one LEFT JOIN claimed ON true`;
     const { paused, ...log } = row;
     return { paused: paused === true, log: log.id ? (log as AiLog) : null };
+  }
+
+  /**
+   * Extends the claims still held by these attempts (log id → the attempt number its claim made) to `claimMs` from
+   * now; a log claimed again since (its claim lapsed) is left to the newer claim.
+   */
+  async renewClaims(claims: ReadonlyMap<string, number>, claimMs: number): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE ai_logs l SET claimed_until = ${leaseEnd(claimMs)}
+      FROM unnest(${[...claims.keys()]}::uuid[], ${[...claims.values()]}::int[]) AS c(id, attempt)
+      WHERE l.id = c.id AND l.status = 'uploading' AND l.attempt_count = c.attempt`;
   }
 
   /** When the account's next waiting log is due (past or future); null when it has none waiting. */
@@ -147,7 +158,7 @@ export class AiLogRepository {
   async recoverLapsedClaims(maxLogs = 500): Promise<string[]> {
     const now = new Date();
     const lapsed = await this.prisma.$queryRaw<Array<{ id: string; accountId: string }>>`
-      SELECT id::text, account_id AS "accountId" FROM ai_logs WHERE status = 'uploading' AND claimed_until < ${now} LIMIT ${maxLogs}`;
+      SELECT id::text, account_id AS "accountId" FROM ai_logs WHERE status = 'uploading' AND claimed_until < statement_timestamp() LIMIT ${maxLogs}`;
     const accounts = new Set<string>();
     for (const { id, accountId } of lapsed) {
       const attempt: AttemptRecord = {
@@ -159,7 +170,7 @@ export class AiLogRepository {
         exchangeMessage: 'the worker stopped before recording the outcome of this attempt',
       };
       const recorded = await this.recordReceipt(id, attempt, AiLogStatus.retrying, {
-        guard: Prisma.sql`l.status = 'uploading' AND l.claimed_until < ${now}`,
+        guard: Prisma.sql`l.status = 'uploading' AND l.claimed_until < statement_timestamp()`,
         then: Prisma.sql`UPDATE ai_logs SET status = 'retrying', claimed_until = NULL, next_attempt_at = ${now}, updated_at = ${now}
           FROM link WHERE ai_logs.id = ${id}::uuid`,
       });
@@ -309,6 +320,9 @@ export class AiLogRepository {
     }
   }
 }
+
+/** The end of a claim's lease: on the database's clock, which every process reads alike, however far theirs drift. */
+const leaseEnd = (claimMs: number) => Prisma.sql`statement_timestamp() + ${claimMs}::int * interval '1 millisecond'`;
 
 function nullableText(text: string | undefined): string | null {
   return text === undefined ? null : storableText(text);

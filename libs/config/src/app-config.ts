@@ -83,7 +83,8 @@ export class AppConfig {
   @IsInt() @Min(1_000) uploadRetryHorizonMs: number;
   @IsInt() @Min(1) uploadBackoffMs: number;
   @IsInt() @Min(1) uploadBackoffMaxMs: number;
-  @IsInt() @Min(1_000) uploadClaimMs: number;
+  /** The lease of a claimed log (renewed while its upload is in flight) and of a drain's job lock: how soon a dead worker's work is taken over. */
+  @IsInt() @Min(1_000) @Max(600_000) uploadClaimMs: number;
   @IsInt() @Min(100) relayIntervalMs: number;
   /** How often each worker checks whether the exchange answers an account whose uploads are held for HTTP 521. */
   @IsInt() @Min(100) uploadHoldProbeMs: number;
