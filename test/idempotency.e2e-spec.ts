@@ -49,11 +49,29 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
     expect(await json(res)).toMatchObject({ statusCode: 422, code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringMatching(/different request/) });
   });
 
+  it('replays a finished request’s answer to every retry sent at once, never 409', async () => {
+    const batch = `{"logs":[${BODY},{"stage":""}]}`;
+    for (const [key, body, path, status] of [
+      ['done-1', BODY, '/v1/ai-logs', 202],
+      ['done-2', batch, '/v1/ai-logs/batch', 207],
+    ] as const) {
+      const first = await post(key, body, path);
+      expect(first.status).toBe(status);
+      const answer = await json(first);
+      const before = await count();
+      const retries = await Promise.all(Array.from({ length: 8 }, () => post(key, body, path)));
+      expect(retries.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual(Array(8).fill([status, 'true']));
+      for (const retry of retries) expect(await json(retry)).toEqual(answer);
+      expect(await count()).toBe(before);
+    }
+  });
+
   it('lets exactly one of many concurrent retries run; the others get its answer or 409', async () => {
     const before = await count();
     const answers = await Promise.all(Array.from({ length: 12 }, () => post('burst-1')));
     const statuses = answers.map((r) => r.status);
     expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
+    expect(answers.filter((r) => r.status === 409).map((r) => r.headers.get('retry-after'))).toEqual(statuses.filter((s) => s === 409).map(() => '1'));
     const accepted = await Promise.all(answers.filter((r) => r.status === 202).map(json));
     expect(new Set(accepted.map((a) => a.id)).size).toBe(1);
     expect(await count()).toBe(before + 1);
@@ -73,6 +91,7 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
       );
       const second = await post('held-1');
       expect(second.status).toBe(409);
+      expect(second.headers.get('retry-after')).toBe('1');
       expect(await json(second)).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
       await holder.query('COMMIT');
       const firstAnswer = await first;
@@ -82,6 +101,16 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
       expect(await json(third)).toEqual(await json(firstAnswer));
     } finally {
       await holder.end();
+    }
+  });
+
+  it('documents the 409 of both routes with its Retry-After', async () => {
+    const doc: any = await (await fetch(`${suite.harness.apiUrl}/docs-json`)).json();
+    for (const path of ['/v1/ai-logs', '/v1/ai-logs/batch']) {
+      expect(doc.paths[path].post.responses['409']).toMatchObject({
+        headers: { 'Retry-After': { schema: { type: 'integer' } } },
+        content: { 'application/json': { example: { code: 'IDEMPOTENCY_KEY_IN_USE' } } },
+      });
     }
   });
 

@@ -6,7 +6,7 @@ import { Agent, type AgentIdentity, AgentQuota } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiError, ApiErrors } from '#libs/api-docs';
 import { GatewayConfig } from '#libs/config';
 import { type CheckedTextRequest, CHECKS_OWN_TEXT, NoQueryDto, takeBody } from '#libs/http';
-import { type IdempotentReply, type IdempotentRequest, IdempotencyService } from '#libs/idempotency';
+import { type IdempotentReply, type IdempotentRequest, IdempotencyService, KEY_IN_USE_RETRY_AFTER_S } from '#libs/idempotency';
 import { AcceptedDto, AiLogDto, BatchResultDto } from './ai-logs.responses.js';
 import { AgentApi, Scopes } from './controller-kinds.js';
 
@@ -26,12 +26,16 @@ const QUEUED = { index: 0, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: '
 const IDEMPOTENCY = ApiHeader({
   name: 'Idempotency-Key',
   required: false,
-  description: 'Retry safely: the same key and body return the first answer (kept 24 h).',
+  description:
+    'Retry safely: the same key and body return the first answer (kept 24 h) to every retry; 409 with Retry-After only while the first is still running in the same API process.',
 });
 const KEY_IN_USE = ApiError(409, {
-  description: 'A request with this Idempotency-Key is still in flight',
+  description: 'The first request with this Idempotency-Key is still running in this API process (once it committed, retries get its answer)',
   code: 'IDEMPOTENCY_KEY_IN_USE',
   message: 'a request with this Idempotency-Key is still in flight; retry later',
+  headers: {
+    'Retry-After': { description: 'Seconds to wait before retrying with the same key', schema: { type: 'integer', example: KEY_IN_USE_RETRY_AFTER_S } },
+  },
 });
 
 /**

@@ -8,7 +8,8 @@ const REDIS_TIMEOUT_MS = 500;
 
 /**
  * Failed admin-token attempts per client address: after ADMIN_AUTH_MAX_FAILURES within ADMIN_AUTH_WINDOW_MS, the
- * address is refused until the window ends. Only failures are counted, so the admin is kept out at most one window.
+ * address's wrong tokens are refused until the window ends. AdminAuthGuard asks only once a token proved wrong, so
+ * the right token is neither counted nor refused, from any address.
  * With Redis the count is shared by every API replica; without it (embedded mode), or while Redis does not answer,
  * each process counts in memory.
  */
@@ -20,7 +21,7 @@ export class AdminAuthThrottle implements OnApplicationShutdown {
 
   constructor(private readonly config: GatewayConfig) {}
 
-  /** The ms until `address` may present a token again, or undefined while it has failures to spare. */
+  /** How long (ms) wrong tokens from `address` stay refused, or undefined while it has failures to spare. */
   async blockedFor(address: string): Promise<number | undefined> {
     const state = await this.failures()
       .get(address)
@@ -36,7 +37,7 @@ export class AdminAuthThrottle implements OnApplicationShutdown {
     const max = this.config.adminAuthMaxFailures;
     const seconds = Math.ceil((state?.msBeforeNext ?? this.config.adminAuthWindowMs) / 1000);
     if (state && state.consumedPoints >= max)
-      this.logger.warn(`admin token refused from ${address}: ${max} failures, further attempts refused for ${seconds} s`);
+      this.logger.warn(`admin token refused from ${address}: ${max} failures, its further wrong tokens refused for ${seconds} s`);
     else this.logger.warn(`admin token refused from ${address} (${state?.consumedPoints ?? '?'} of ${max} failures allowed in ${seconds} s)`);
   }
 

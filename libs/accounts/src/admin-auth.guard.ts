@@ -12,7 +12,8 @@ const WRONG_HEADER = 'Authorization header must be "Bearer <ADMIN_TOKEN>"';
 /**
  * Admin endpoints take `Authorization: Bearer <ADMIN_TOKEN>`. The comparison is constant-time (over SHA-256 digests,
  * so that the token's length does not leak either). Without a token configured, admin endpoints refuse everyone.
- * Wrong tokens are counted per client address, and an address that failed too often gets 429 (AdminAuthThrottle).
+ * The right token always passes and is never counted: only wrong ones are, per client address, and an address that
+ * failed too often has its wrong tokens refused 429 (AdminAuthThrottle), so no one can lock the admin out.
  */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
@@ -28,17 +29,17 @@ export class AdminAuthGuard implements CanActivate {
   }
 
   /**
-   * Admits the admin token presented from `address` (undefined: none was). Throws UnauthorizedException with
-   * `refusal` as its message, or AdminThrottledException while the address is refused; a wrong token is counted.
-   * Also used by the dashboard's sign-in.
+   * Admits the admin token presented from `address` (undefined: none was). A wrong token throws
+   * AdminThrottledException while the address is refused, else is counted and throws UnauthorizedException with
+   * `refusal` as its message. Also used by the dashboard's sign-in.
    */
   async verify(token: string | undefined, address: string, refusal: string): Promise<void> {
     const expected = this.tokens.token();
     if (!expected) throw new UnauthorizedException('admin endpoints are disabled: set ADMIN_TOKEN');
     if (token === undefined) throw new UnauthorizedException(refusal);
+    if (timingSafeEqual(digest(token), digest(expected))) return;
     const waitMs = await this.throttle.blockedFor(address);
     if (waitMs !== undefined) throw new AdminThrottledException(waitMs);
-    if (timingSafeEqual(digest(token), digest(expected))) return;
     await this.throttle.fail(address);
     throw new UnauthorizedException(refusal);
   }

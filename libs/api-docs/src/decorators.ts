@@ -10,6 +10,8 @@ interface ErrorMeaning {
   code: string;
   message: string;
   errors?: Array<{ path: string; message: string }>;
+  /** Headers the answer carries besides the body, such as Retry-After. */
+  headers?: Record<string, { description: string; schema: SchemaObject }>;
 }
 
 /**
@@ -51,10 +53,11 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
 }
 
 /** One error answer: the ErrorBody schema, and an example with this code and message. */
-export function ApiError(status: number, { description, ...example }: ErrorMeaning): MethodDecorator & ClassDecorator {
+export function ApiError(status: number, { description, headers, ...example }: ErrorMeaning): MethodDecorator & ClassDecorator {
   return ApiResponse({
     status,
     description,
+    headers,
     type: ErrorBodyDto,
     example: { statusCode: status, ...example, requestId: 'b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10' },
   });

@@ -34,7 +34,7 @@ const EXTERNAL_LINK = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi;
 export interface DashboardAuth {
   /** The admin token in force, or undefined when admin access is off; it keys the session cookies. */
   token(): string | undefined;
-  /** Admits the admin token presented from `address`; throws 401 (`refusal`), or 429 while the address is throttled. */
+  /** Admits the right admin token from any `address`; a wrong one throws 429 while its address is throttled, else 401 (`refusal`). */
   verify(token: string | undefined, address: string, refusal: string): Promise<void>;
 }
 
@@ -99,18 +99,24 @@ export async function mountQueueDashboard(fastify: FastifyInstance, queues: Queu
   });
 }
 
-/** A valid session cookie, or the admin token as a bearer; a session cookie this gateway cannot have set is a 400. */
+/**
+ * A valid session cookie, or the admin token as a bearer. A session cookie this gateway cannot have set is cleared;
+ * with a bearer, the bearer decides, and without one it is a 400 that says so.
+ */
 async function admit(request: FastifyRequest, reply: FastifyReply, auth: DashboardAuth, logger: Logger): Promise<void> {
   const session = readSessionCookie(request.headers.cookie);
+  const bearer = bearerToken(request.headers.authorization);
   if (session === MALFORMED) {
-    logger.warn(`malformed ${SESSION_COOKIE} cookie from ${request.ip} (request ${request.id}): answered 400 and cleared`);
+    logger.warn(`malformed ${SESSION_COOKIE} cookie from ${request.ip} (request ${request.id}): cleared`);
     reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0`);
-    throw new BadRequestException({
-      code: 'MALFORMED_COOKIE',
-      message: `the ${SESSION_COOKIE} cookie is not one this gateway set; it is cleared: sign in again`,
-    });
+    if (bearer === undefined) {
+      throw new BadRequestException({
+        code: 'MALFORMED_COOKIE',
+        message: `the ${SESSION_COOKIE} cookie is not one this gateway set; it is cleared: sign in again`,
+      });
+    }
   }
   const token = auth.token();
-  if (token && session && validSession(token, session)) return;
-  await auth.verify(bearerToken(request.headers.authorization), request.ip, 'sign in at /admin/sign-in or send the admin token');
+  if (token && typeof session === 'string' && validSession(token, session)) return;
+  await auth.verify(bearer, request.ip, 'sign in at /admin/sign-in or send the admin token');
 }

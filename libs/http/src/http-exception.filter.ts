@@ -7,7 +7,7 @@ import { LISTED_ERRORS, ValidationFailedException } from '#libs/validation';
 
 /**
  * Every error leaves as an ErrorBody. Unknown errors become 500 with an error id that is also in the log. An exception
- * with `retryAfterS` (a 429) also sets Retry-After.
+ * with `retryAfterS` (a 429, or a 409 for an Idempotency-Key in flight) also sets Retry-After.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequestException, HttpException, Injectable } from '@nestjs/common';
 import { parseJson, stringifyJson } from '#libs/common';
+import { IdempotencyKeyInUseException } from './idempotency-key-in-use.exception.js';
 import { IdempotencyKeyTakenError } from './idempotency-key-taken.error.js';
 import { type IdempotencyClaim, IdempotencyRepository, type KeyOutcome } from './idempotency.repository.js';
 
@@ -20,8 +21,9 @@ export interface IdempotentReply {
 }
 
 /**
- * `Idempotency-Key`, scoped to the agent key: the same key with the same request returns the first answer and runs
- * nothing; with a different request it gets 422; while the first is still running in this process, 409.
+ * `Idempotency-Key`, scoped to the agent key: once a request with the key committed, every retry with the same request
+ * gets its answer and runs nothing, however many come at once; with a different request, 422. While the first is
+ * still running in this process, 409 with Retry-After: the recorded key is looked up first, so only then.
  *
  * Nothing is written before the request's effects: the work records the key's answer in the transaction that commits
  * them (IdempotencyRepository.recordWithin), so that a crash at any point leaves either both or neither, and a retry
@@ -61,24 +63,24 @@ export class IdempotencyService {
       throw new BadRequestException('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
     }
     const agentKeyId = request.agent!.agentKeyId;
+    const requestHash = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${stringifyJson(request.body ?? null)}`)
+      .digest('hex');
+    // A key whose request committed is replayed to every retry, however many come at once.
+    const recorded = await this.repository.find(agentKeyId, key);
+    if (recorded) return replay<T>(recorded, requestHash, reply);
     const id = `${agentKeyId}\n${key}`;
-    if (this.inFlight.has(id)) throw inUse();
+    if (this.inFlight.has(id)) throw new IdempotencyKeyInUseException();
     this.inFlight.add(id);
     try {
-      const requestHash = createHash('sha256')
-        .update(`${request.method} ${request.url}\n${stringifyJson(request.body ?? null)}`)
-        .digest('hex');
-      const recorded = await this.repository.find(agentKeyId, key);
-      if (recorded) return replay<T>(recorded, requestHash, reply);
-      try {
-        return await work({ agentKeyId, key, requestHash, status });
-      } catch (error) {
-        if (!(error instanceof IdempotencyKeyTakenError)) throw error;
-        // Another process's request with this key committed first; this one stored nothing.
-        const winner = await this.repository.find(agentKeyId, key);
-        if (!winner) throw inUse();
-        return replay<T>(winner, requestHash, reply);
-      }
+      return await work({ agentKeyId, key, requestHash, status });
+    } catch (error) {
+      if (!(error instanceof IdempotencyKeyTakenError)) throw error;
+      // Another process's request with this key committed first; this one stored nothing.
+      const winner = await this.repository.find(agentKeyId, key);
+      // Only if its row went in between, which nothing does to a fresh one: a retry then runs afresh.
+      if (!winner) throw new IdempotencyKeyInUseException();
+      return replay<T>(winner, requestHash, reply);
     } finally {
       this.inFlight.delete(id);
     }
@@ -92,5 +94,3 @@ function replay<T>(recorded: KeyOutcome, requestHash: string, reply: IdempotentR
   reply.status(recorded.status).header('idempotent-replayed', 'true');
   return parseJson(recorded.body) as T;
 }
-
-const inUse = () => new HttpException({ code: 'IDEMPOTENCY_KEY_IN_USE', message: 'a request with this Idempotency-Key is still in flight; retry later' }, 409);
