@@ -23,9 +23,10 @@ export class AiLogUploadProcessor implements OnApplicationBootstrap, OnModuleDes
 
   onApplicationBootstrap(): void {
     // The job of a worker that died holds its account (its wake-ups wait behind it) until BullMQ finds it stalled: its
-    // lock, renewed every half of it, lapses within UPLOAD_CLAIM_MS, as its claimed logs' leases do, and the check
-    // every half of that finds it. So another worker takes the account over within 1.5 leases.
-    const lockMs = this.config.uploadClaimMs;
+    // lock (renewed every half of it) lapses within half a claim's lease, and the check every half of that finds it,
+    // so the account's other logs flow again before the dead worker's claims lapse. A live worker that loses its lock
+    // in a stall costs only a second drain of the account meanwhile: claims skip each other's logs.
+    const lockMs = Math.ceil(this.config.uploadClaimMs / 2);
     this.worker = new Worker(QueueName.AiLogUpload, (job) => this.process(job), {
       connection: this.backend.connection as never,
       prefix: this.backend.prefix,
