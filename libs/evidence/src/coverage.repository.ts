@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '#libs/database';
+import { DatabasePool, Prisma } from '#libs/database';
 
 /** How well an order is covered by AI logs: `covered` (one is uploaded), else `pending` (one is on its way), `failed` (all failed), `missing` (none). */
 export type OrderCoverage = 'covered' | 'pending' | 'failed' | 'missing';
@@ -89,34 +89,46 @@ const classifiedOrders = (accountId: string, from: Date, to: Date) => Prisma.sql
     FROM orders
   )`;
 
-/** The queries behind /v1/compliance/coverage and the report's fills. Every one is scoped to the account. */
+/**
+ * The queries behind /v1/compliance/coverage and the report's fills. Every one is scoped to the account, and stops when
+ * `signal` aborts (its request's client went away: see DatabasePool.rows).
+ */
 @Injectable()
 export class CoverageRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly pool: DatabasePool) {}
 
-  async orderCounts(accountId: string, from: Date, to: Date): Promise<OrderCounts> {
-    const [row] = await this.prisma.$queryRaw<OrderCounts[]>`${classifiedOrders(accountId, from, to)}
+  async orderCounts(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<OrderCounts> {
+    const [row] = await this.pool.rows<OrderCounts>(
+      Prisma.sql`${classifiedOrders(accountId, from, to)}
       SELECT count(*)::int AS total, count(*) FILTER (WHERE filled)::int AS "withFills",
         count(*) FILTER (WHERE coverage = 'covered')::int AS covered, count(*) FILTER (WHERE coverage = 'pending')::int AS pending,
         count(*) FILTER (WHERE coverage = 'failed')::int AS failed, count(*) FILTER (WHERE coverage = 'missing')::int AS missing
-      FROM classified`;
+      FROM classified`,
+      signal,
+    );
     return row;
   }
 
   /** Uncovered orders of the window, oldest first, at most `limit`. */
-  async uncoveredOrders(accountId: string, from: Date, to: Date, limit: number): Promise<UncoveredOrderRow[]> {
-    return this.prisma.$queryRaw<UncoveredOrderRow[]>`${classifiedOrders(accountId, from, to)}
+  async uncoveredOrders(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<UncoveredOrderRow[]> {
+    return this.pool.rows<UncoveredOrderRow>(
+      Prisma.sql`${classifiedOrders(accountId, from, to)}
       SELECT order_id::text AS "orderId", symbol, side, type, status, created_at AS "createdAt", filled, coverage
-      FROM classified WHERE coverage <> 'covered' ORDER BY created_at, order_id LIMIT ${limit}`;
+      FROM classified WHERE coverage <> 'covered' ORDER BY created_at, order_id LIMIT ${limit}`,
+      signal,
+    );
   }
 
   /** Fills in the window, and how many belong to an order covered by an uploaded log (each order looked up once). */
-  async fillCounts(accountId: string, from: Date, to: Date): Promise<{ total: number; covered: number }> {
-    const [row] = await this.prisma.$queryRaw<Array<{ total: number; covered: number }>>`
+  async fillCounts(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<{ total: number; covered: number }> {
+    const [row] = await this.pool.rows<{ total: number; covered: number }>(
+      Prisma.sql`
       SELECT coalesce(sum(fills), 0)::int AS total, coalesce(sum(fills) FILTER (WHERE covered), 0)::int AS covered
       FROM (SELECT fills, coalesce('uploaded' = ANY (${linkedStatuses('t.account_id', 't.order_id')}), false) AS covered
             FROM (SELECT account_id, order_id, count(*) AS fills FROM exchange_trades
-                  WHERE account_id = ${accountId} AND time BETWEEN ${from} AND ${to} GROUP BY account_id, order_id) t) f`;
+                  WHERE account_id = ${accountId} AND time BETWEEN ${from} AND ${to} GROUP BY account_id, order_id) t) f`,
+      signal,
+    );
     return row;
   }
 
@@ -124,19 +136,24 @@ export class CoverageRepository {
    * The fills of [from, to), newest first, at most `limit`, for the report's timeline. A fill is covered when an
    * uploaded log names its order, or the plan order that placed it (the report's rule: not the attached-order link).
    */
-  async fills(accountId: string, from: Date, to: Date, limit: number): Promise<FillRow[]> {
-    return this.prisma.$queryRaw<FillRow[]>`
+  async fills(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<FillRow[]> {
+    return this.pool.rows<FillRow>(
+      Prisma.sql`
       SELECT t.time AS at, t.order_id::text AS "orderId", t.symbol, t.data,
              coalesce('uploaded' = ANY (${linkedStatuses('t.account_id', 't.order_id', { attached: false })}), false) AS covered
       FROM exchange_trades t
       WHERE t.account_id = ${accountId} AND t.time >= ${from} AND t.time < ${to}
-      ORDER BY t.time DESC LIMIT ${limit}`;
+      ORDER BY t.time DESC LIMIT ${limit}`,
+      signal,
+    );
   }
 
   /** How many fills the account had in [from, to). */
-  async countFills(accountId: string, from: Date, to: Date): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM exchange_trades WHERE account_id = ${accountId} AND time >= ${from} AND time < ${to}`;
+  async countFills(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<number> {
+    const [row] = await this.pool.rows<{ n: number }>(
+      Prisma.sql`SELECT count(*)::int AS n FROM exchange_trades WHERE account_id = ${accountId} AND time >= ${from} AND time < ${to}`,
+      signal,
+    );
     return row?.n ?? 0;
   }
 
@@ -146,8 +163,9 @@ export class CoverageRepository {
    * NULL` with the statistics of a history where most logs name no order, the planner walked every log of the account
    * that names one (2% of a million, 45,000 buffers) and filtered them by time.
    */
-  async unmatchedLogs(accountId: string, from: Date, to: Date, limit: number): Promise<{ total: number; rows: UnmatchedLogRow[] }> {
-    const rows = await this.prisma.$queryRaw<Array<UnmatchedLogRow & { total: number }>>`
+  async unmatchedLogs(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<{ total: number; rows: UnmatchedLogRow[] }> {
+    const rows = await this.pool.rows<UnmatchedLogRow & { total: number }>(
+      Prisma.sql`
       WITH received AS MATERIALIZED (
         SELECT id, account_id, order_id, status, received_at FROM ai_logs
         WHERE account_id = ${accountId} AND received_at BETWEEN ${from} AND ${to}
@@ -158,7 +176,9 @@ export class CoverageRepository {
       WHERE a.order_id IS NOT NULL
         AND (SELECT count(*) FROM exchange_orders o WHERE o.account_id = a.account_id AND o.order_id = a.order_id) = 0
         AND (SELECT count(*) FROM exchange_plan_orders p WHERE p.account_id = a.account_id AND p.algo_id = a.order_id) = 0
-      ORDER BY a.received_at, a.id LIMIT ${limit}`;
+      ORDER BY a.received_at, a.id LIMIT ${limit}`,
+      signal,
+    );
     return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _, ...row }) => row) };
   }
 }
