@@ -19,7 +19,7 @@ export async function fillHistory(client, { accountId = 'default', logs, days, l
   await client.query(`INSERT INTO agent_keys (id, account_id, key_hash, label) VALUES ($1, $2, $1, 'history') ON CONFLICT DO NOTHING`, [agentKeyId, accountId]);
   // Numbers are written into the statements (they are integers made here); $1 is the account, $2 the agent key.
   const [n, span, end, per] = [logs, days * 86_400_000, Math.round(now), logsPerOrder].map((v) => BigInt(v));
-  const at = `to_timestamp((${end} - ${span} * (${n} - i) / ${n}) / 1000.0)`;
+  const at = `to_timestamp((${end} - ${span}::bigint * (${n} - i) / ${n}) / 1000.0)`;
   await client.query(
     `INSERT INTO ai_logs (id, account_id, agent_key_id, order_id, stage, model, input, output, explanation, status,
                           attempt_count, next_attempt_at, received_at, uploaded_at, updated_at, seq, prev_hash, hash)
