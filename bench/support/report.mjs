@@ -5,6 +5,8 @@ import { int, mb, ms } from './format.mjs';
 const BOUNDS = readFileSync(new URL('../bounds.md', import.meta.url), 'utf8').trim();
 /** How to run `npm run fault-run` and what it checks, hand-kept too: the report's last section. */
 const FAULT_RUN = readFileSync(new URL('../fault-run.md', import.meta.url), 'utf8').trim();
+/** bench/coverage.mjs's figures, hand-kept: a measurement of its own, not a scenario of run.mjs. */
+const COVERAGE = readFileSync(new URL('../coverage.md', import.meta.url), 'utf8').trim();
 
 /** docs/benchmarks.md: the machine, the table, each scenario's details, the profile, and how to reproduce. */
 export function renderReport({ machine, results, durationS, warmupS, repeat, command, startedAt, minutes }) {
@@ -99,6 +101,8 @@ function howTo() {
     '',
     'Open the `.cpuprofile` in Chrome DevTools (Performance → Load profile) or speedscope.app for the flame graph;',
     '`--heap-prof` works the same way for allocations.',
+    '',
+    COVERAGE,
     '',
     FAULT_RUN,
   ];

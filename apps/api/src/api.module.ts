@@ -33,7 +33,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        RuntimeModule.forRoot(config, runtime),
+        // Every statement of the API but ingest's commits (SqlPool) is bounded; window reads stop with their request.
+        RuntimeModule.forRoot(config, runtime, { requests: { statementTimeoutMs: config.apiStatementTimeoutMs } }),
         AccountsModule,
         AiLogModule,
         IdempotencyModule,

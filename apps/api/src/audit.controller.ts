@@ -20,7 +20,7 @@ import {
   reportWindow,
   ON_DEMAND_WAIT_MS,
 } from '#libs/audit';
-import { NoQueryDto, securePage } from '#libs/http';
+import { disconnectSignal, NoQueryDto, securePage } from '#libs/http';
 import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, PublicKeyDto } from './audit.responses.js';
 import { AgentApi } from './controller-kinds.js';
 
@@ -156,13 +156,13 @@ export class AuditController {
   @Get('report')
   @ApiEndpoint(
     'The report for judges: decisions against fills, coverage, models, gaps and the chain head',
-    'An HTML page; the window is at most 90 days (default: the last 7).',
+    'An HTML page; the window is at most 90 days (default: the last 7). 503 `QUERY_TIMEOUT` when a statement runs past API_STATEMENT_TIMEOUT_MS.',
   )
   @ApiTextAnswer('The report', { 'text/html': '<!doctype html>…' })
-  @ApiErrors(400)
+  @ApiErrors(400, 503)
   async getAuditReport(@Query() query: AuditWindowQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): Promise<void> {
     const { from, to } = reportWindow(query);
-    const html = renderReport(await this.reports.gather(agent.accountId, from, to));
+    const html = renderReport(await this.reports.gather(agent.accountId, from, to, disconnectSignal(reply.raw)));
     securePage(reply, REPORT_SECURITY);
     void reply.type('text/html; charset=utf-8').send(html);
   }

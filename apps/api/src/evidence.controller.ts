@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
-import { NoQueryDto } from '#libs/http';
+import { DisconnectSignal, NoQueryDto } from '#libs/http';
 import { CoverageQueryDto, type CoverageView, coverageWindow, EvidenceService, type OrderEvidenceView, type SyncStateView } from '#libs/evidence';
 import { AgentApi } from './controller-kinds.js';
 import { EXAMPLES } from './exchange/exchange-examples.js';
@@ -94,12 +94,12 @@ export class EvidenceController {
   @Get('compliance/coverage')
   @ApiEndpoint(
     'AI-log coverage of orders and fills',
-    'Orders created and fills made in the window (default the last 7 days, at most 90), which are covered by an uploaded AI log, and logs that match no order.',
+    'Orders created and fills made in the window (default the last 7 days, at most 90), which are covered by an uploaded AI log, and logs that match no order. 503 `QUERY_TIMEOUT` when a statement runs past API_STATEMENT_TIMEOUT_MS.',
   )
   @ApiAnswer(200, 'Coverage of the window', CoverageDto, COVERAGE_EXAMPLE)
-  @ApiErrors(400)
-  getCoverage(@Query() query: CoverageQueryDto, @Agent() agent: AgentIdentity): Promise<CoverageView> {
-    return this.evidence.coverage(agent.accountId, coverageWindow(query));
+  @ApiErrors(400, 503)
+  getCoverage(@Query() query: CoverageQueryDto, @Agent() agent: AgentIdentity, @DisconnectSignal() signal: AbortSignal): Promise<CoverageView> {
+    return this.evidence.coverage(agent.accountId, coverageWindow(query), signal);
   }
 
   /** How far each evidence stream got, and its last error. */

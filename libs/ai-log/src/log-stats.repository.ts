@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AiLogStatus, Prisma, PrismaService } from '#libs/database';
+import { AiLogStatus, DatabasePool, Prisma, PrismaService } from '#libs/database';
 
 export type StatusCounts = Record<AiLogStatus, number>;
 
@@ -50,7 +50,10 @@ export function zeroCounts(): StatusCounts {
  */
 @Injectable()
 export class LogStatsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pool: DatabasePool,
+  ) {}
 
   /** Logs by account and status. */
   async countsByAccount(): Promise<Map<string, StatusCounts>> {
@@ -74,28 +77,34 @@ export class LogStatsRepository {
     return counts;
   }
 
-  /** The account's logs received in [from, to), newest first, at most `limit`. */
-  async decisions(accountId: string, from: Date, to: Date, limit: number): Promise<DecisionPoint[]> {
-    return this.prisma.$queryRaw<DecisionPoint[]>`
-      SELECT received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
-      WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
-      ORDER BY received_at DESC LIMIT ${limit}`;
+  /** The account's logs received in [from, to), newest first, at most `limit`; like the next two, stops when `signal` aborts. */
+  async decisions(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<DecisionPoint[]> {
+    return this.pool.rows<DecisionPoint>(
+      Prisma.sql`SELECT received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
+        WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
+        ORDER BY received_at DESC LIMIT ${limit}`,
+      signal,
+    );
   }
 
   /** How many logs the account had received in [from, to). */
-  async countReceived(accountId: string, from: Date, to: Date): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}`;
+  async countReceived(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<number> {
+    const [row] = await this.pool.rows<{ n: number }>(
+      Prisma.sql`SELECT count(*)::int AS n FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}`,
+      signal,
+    );
     return row?.n ?? 0;
   }
 
   /** The account's logs received in [from, to) by model, the busiest first. */
-  async byModel(accountId: string, from: Date, to: Date): Promise<ModelSummary[]> {
-    return this.prisma.$queryRaw<ModelSummary[]>`
-      SELECT model, count(*)::int AS logs, count(*) FILTER (WHERE status = 'uploaded')::int AS uploaded,
-             min(received_at) AS first, max(received_at) AS last
-      FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
-      GROUP BY model ORDER BY count(*) DESC`;
+  async byModel(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<ModelSummary[]> {
+    return this.pool.rows<ModelSummary>(
+      Prisma.sql`SELECT model, count(*)::int AS logs, count(*) FILTER (WHERE status = 'uploaded')::int AS uploaded,
+               min(received_at) AS first, max(received_at) AS last
+        FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
+        GROUP BY model ORDER BY count(*) DESC`,
+      signal,
+    );
   }
 
   /** The latency histogram of every attempt recorded, by outcome, counted in one pass. */

@@ -28,6 +28,8 @@ export class AppConfig {
   @IsInt() @Min(10) @Max(60_000) redisCommandTimeoutMs: number;
   /** How long a process may take to stop (in-flight requests and uploads finished) before it gives up and exits 1. */
   @IsInt() @Min(1_000) shutdownTimeoutMs: number;
+  /** How long one PostgreSQL statement of the API may run (ingest's commits aside) before PostgreSQL stops it: a 503. */
+  @IsInt() @Min(100) @Max(3_600_000) apiStatementTimeoutMs: number;
 
   @IsOptional() @IsString() @MinLength(1) weexApiKey?: string;
   @IsOptional() @IsString() @MinLength(1) weexApiSecret?: string;

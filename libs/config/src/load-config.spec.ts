@@ -5,7 +5,14 @@ import { loadConfig } from './load-config.js';
 describe('loadConfig', () => {
   it('starts with nothing set: sandbox mode, embedded database, BullMQ on PostgreSQL, simulator on SIM_PORT', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, dataDir: './.data', sandbox: true, embeddedDatabase: true, queueBackend: 'postgres' });
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: './.data',
+      sandbox: true,
+      embeddedDatabase: true,
+      queueBackend: 'postgres',
+      apiStatementTimeoutMs: 30_000,
+    });
     expect(config.weex).toEqual({
       baseUrl: 'http://127.0.0.1:3100',
       spotBaseUrl: 'http://127.0.0.1:3101',
@@ -27,13 +34,21 @@ describe('loadConfig', () => {
   it('lists every bad variable at once, by its environment name', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEEX_UPLOAD_API_VERSION: 'v4', WEEX_API_KEY: 'only-the-key' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', WEEX_UPLOAD_API_VERSION: 'v4', WEEX_API_KEY: 'only-the-key', API_STATEMENT_TIMEOUT_MS: '50' });
     } catch (e) {
       error = e as ConfigError;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const names = error!.problems.map((p) => p.split(':')[0]);
-    expect(names).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'WEEX_UPLOAD_API_VERSION', 'WEEX_API_KEY, WEEX_API_SECRET, WEEX_API_PASSPHRASE']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'DATABASE_URL',
+        'WEEX_UPLOAD_API_VERSION',
+        'WEEX_API_KEY, WEEX_API_SECRET, WEEX_API_PASSPHRASE',
+        'API_STATEMENT_TIMEOUT_MS',
+      ]),
+    );
   });
 
   it('has no failpoints unless GATEWAY_FAILPOINTS names known ones (test-only)', () => {

@@ -1,4 +1,6 @@
 export * from './database.module.js';
+export * from './database-pool.js';
+export * from './statement-stopped.js';
 export * from './embedded-database.js';
 export * from './prepare-database.js';
 export * from './prisma.service.js';

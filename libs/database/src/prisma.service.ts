@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
 
 /**
@@ -9,8 +10,9 @@ import { PrismaClient } from './generated/client.js';
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
-  constructor(url: string, poolSize = 10) {
-    super({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  /** On `pool` (DatabasePool in the apps, whose owner ends it), or on a pool of its own for `url`. */
+  constructor(pool: string | pg.Pool, poolSize = 10) {
+    super({ adapter: new PrismaPg(typeof pool === 'string' ? { connectionString: pool, max: poolSize } : pool) });
   }
 
   async onApplicationShutdown(): Promise<void> {

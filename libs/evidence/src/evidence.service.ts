@@ -59,14 +59,14 @@ export class EvidenceService {
     };
   }
 
-  /** Coverage of the orders created, and the fills made, in the window; see CoverageView. */
-  async coverage(accountId: string, window: CoverageWindow): Promise<CoverageView> {
+  /** Coverage of the orders created, and the fills made, in the window; see CoverageView. Stops when `signal` aborts. */
+  async coverage(accountId: string, window: CoverageWindow, signal?: AbortSignal): Promise<CoverageView> {
     const { from, to, limit } = window;
     const [orders, uncovered, fills, unmatched, states] = await Promise.all([
-      this.coverageQueries.orderCounts(accountId, from, to),
-      this.coverageQueries.uncoveredOrders(accountId, from, to, limit),
-      this.coverageQueries.fillCounts(accountId, from, to),
-      this.coverageQueries.unmatchedLogs(accountId, from, to, limit),
+      this.coverageQueries.orderCounts(accountId, from, to, signal),
+      this.coverageQueries.uncoveredOrders(accountId, from, to, limit, signal),
+      this.coverageQueries.fillCounts(accountId, from, to, signal),
+      this.coverageQueries.unmatchedLogs(accountId, from, to, limit, signal),
       this.state.find(accountId),
     ]);
     const sync = toSyncView(states);

@@ -3,11 +3,13 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from './error-body.js';
 import { internalErrorBody, requestErrorBody, UNSUPPORTED_MEDIA_TYPE } from './request-error.js';
+import { statementStopped } from '#libs/database';
 import { LISTED_ERRORS, ValidationFailedException } from '#libs/validation';
 
 /**
  * Every error leaves as an ErrorBody. Unknown errors become 500 with an error id that is also in the log. An exception
- * with `retryAfterS` (a 429, or a 409 for an Idempotency-Key in flight) also sets Retry-After.
+ * with `retryAfterS` (a 429, or a 409 for an Idempotency-Key in flight) also sets Retry-After. A statement PostgreSQL
+ * stopped (API_STATEMENT_TIMEOUT_MS, or a cancel) is a 503 that says so.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -46,8 +48,25 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const requestError = requestErrorBody(exception, requestId);
     if (requestError) return requestError;
+    const stopped = statementStopped(exception);
+    if (stopped) return this.stoppedBody(stopped, requestId);
     const errorId = randomUUID();
     this.logger.error(`unhandled error ${errorId} (request ${requestId})`, exception instanceof Error ? exception.stack : String(exception));
     return internalErrorBody(requestId, errorId);
+  }
+
+  private stoppedBody(why: 'timeout' | 'cancelled', requestId: string): ErrorBody {
+    if (why === 'cancelled') {
+      // Mostly our own cancel of a request whose client went away: nobody reads the answer.
+      return { statusCode: 503, code: 'QUERY_CANCELLED', message: 'a database statement of this request was cancelled; try again', requestId };
+    }
+    this.logger.warn(`request ${requestId}: a database statement ran longer than API_STATEMENT_TIMEOUT_MS and was stopped`);
+    return {
+      statusCode: 503,
+      code: 'QUERY_TIMEOUT',
+      message:
+        'a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later',
+      requestId,
+    };
   }
 }

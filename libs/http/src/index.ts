@@ -5,3 +5,4 @@ export * from './validation.pipe.js';
 export * from './request-error.js';
 export * from './take-body.js';
 export * from './security-headers.js';
+export * from './disconnect-signal.js';

@@ -32,14 +32,15 @@ export class AuditReportService {
     private readonly checkpoints: AuditCheckpoints,
   ) {}
 
-  async gather(accountId: string, from: Date, to: Date): Promise<ReportData> {
+  /** The window's reads stop when `signal` aborts (the client went away). */
+  async gather(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<ReportData> {
     const [coverage, decisions, decisionsTotal, fills, fillsTotal, models, head, checkpoints] = await Promise.all([
-      this.evidence.coverage(accountId, { from, to, limit: 200 }),
-      this.logs.decisions(accountId, from, to, TIMELINE_POINTS),
-      this.logs.countReceived(accountId, from, to),
-      this.coverageRows.fills(accountId, from, to, TIMELINE_POINTS),
-      this.coverageRows.countFills(accountId, from, to),
-      this.logs.byModel(accountId, from, to),
+      this.evidence.coverage(accountId, { from, to, limit: 200 }, signal),
+      this.logs.decisions(accountId, from, to, TIMELINE_POINTS, signal),
+      this.logs.countReceived(accountId, from, to, signal),
+      this.coverageRows.fills(accountId, from, to, TIMELINE_POINTS, signal),
+      this.coverageRows.countFills(accountId, from, to, signal),
+      this.logs.byModel(accountId, from, to, signal),
       this.checkpoints.head(accountId),
       this.checkpoints.list(accountId),
     ]);
