@@ -57,7 +57,7 @@ function tableRow(r) {
 
 function detailSection(r) {
   const body = r.error ? ['```', r.error.slice(0, 4000), '```'] : r.details.map((line) => `- ${line}`);
-  return [`### ${r.id}. ${r.title}`, '', ...body, '', ...(r.profile ? [r.profile, ''] : [])];
+  return [`### ${r.id}. ${r.title}`, '', ...body, '', ...(r.table ? [r.table, ''] : []), ...(r.profile ? [r.profile, ''] : [])];
 }
 
 function howTo() {
