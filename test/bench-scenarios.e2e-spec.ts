@@ -28,6 +28,9 @@ describe('the growth scenario still runs', () => {
       BENCH_GROWTH_ORDERS: '10',
       BENCH_GROWTH_SLICE_S: '1',
       BENCH_GROWTH_READS: '10',
+      // Short enough that a drain or a query that stalls fails the test within its timeout, processes cleaned up.
+      BENCH_GROWTH_DRAIN_S: '60',
+      BENCH_GROWTH_CALL_LIMIT_S: '30',
       BENCH_GROWTH_JSON: json,
     });
     try {

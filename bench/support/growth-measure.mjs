@@ -122,7 +122,7 @@ export async function drain({ sim, database, backlog, sliceS, capS }) {
     const { cleared } = await sim.control('DELETE', '/__sim/uploads');
     const seconds = (Date.now() - sliceStarted) / 1000;
     uploads += cleared;
-    slices.push({ seconds, uploads: cleared, rate: cleared / seconds });
+    slices.push({ at: sliceStarted, seconds, uploads: cleared, rate: cleared / seconds });
     if (uploads >= backlog) left = await waiting(database);
   }
   if (left > 0) left = await waiting(database);
@@ -225,11 +225,11 @@ export class PeriodicJobWatcher {
     }
   }
 
-  /** Run times of the jobs named `name` that started between `from` and `to`. */
+  /** The runs of the jobs named `name` that started between `from` and `to` (start and run time), and their percentiles. */
   async between(name, from, to) {
     await this.collect();
-    const runs = [...this.runs.values()].filter((r) => r.name === name && r.at >= from && r.at <= to);
-    return { ...percentiles(runs.map((r) => r.ms)), failed: runs.filter((r) => r.failed).length };
+    const runs = [...this.runs.values()].filter((r) => r.name === name && r.at >= from && r.at <= to).sort((a, b) => a.at - b.at);
+    return { ...percentiles(runs.map((r) => r.ms)), failed: runs.filter((r) => r.failed).length, runs: runs.map(({ at, ms }) => ({ at, ms })) };
   }
 
   async stop() {

@@ -15,6 +15,22 @@ export function drainSlices(step, sliceS) {
   };
 }
 
+/**
+ * The median rate of the drain's whole slices that overlapped a run of the audit check (which runs in the worker
+ * process) and of the others: whether the check is what slows the drain.
+ */
+function besideChecks(step, sliceS) {
+  const runs = step.checkRuns.runs ?? [];
+  const whole = step.drain.slices.filter((s) => s.seconds >= sliceS * 0.9);
+  const overlaps = (s) => runs.some((r) => r.at < s.at + s.seconds * 1000 && r.at + r.ms > s.at);
+  const median = (list) => {
+    const sorted = list.map((s) => s.rate).sort((a, b) => a - b);
+    return sorted.length ? int(sorted[Math.floor((sorted.length - 1) / 2)]) : 'n/a';
+  };
+  const during = whole.filter(overlaps);
+  return `${median(during)} uploads/s in the ${during.length} slices that overlapped an audit check run, ${median(whole.filter((s) => !overlaps(s)))} in the other ${whole.length - during.length}`;
+}
+
 /** The mean rate over each tenth of the drain's slices (fewer groups for a short drain): a slowdown reads left to right. */
 function byTenth(rates) {
   const groups = Math.min(10, rates.length);
@@ -79,7 +95,7 @@ export function growthResult({ settings, autovacuum, steps, json }) {
         .join('; ');
       return (
         `at ${int(s.logs)} logs (step of ${s.seconds.toFixed(0)} s): ingest ${int(s.ingest.logs)} logs in ${s.ingest.seconds.toFixed(1)} s; ` +
-        `drain of ${int(s.drain.backlog)} in ${s.drain.seconds.toFixed(0)} s, ${int(s.drain.uploads)} uploads accepted, ${int(s.drain.left)} left; uploads/s by tenth of the drain's whole slices: ${byTenth(d.full).join(' ') || 'n/a'}; ` +
+        `drain of ${int(s.drain.backlog)} in ${s.drain.seconds.toFixed(0)} s, ${int(s.drain.uploads)} uploads accepted, ${int(s.drain.left)} left; uploads/s by tenth of the drain's whole slices: ${byTenth(d.full).join(' ') || 'n/a'}; ${besideChecks(s, settings.sliceS)}; ` +
         (s.coverage.orders
           ? `coverage runs ${s.coverage.times.map(ms).join(', ')}: orders ${s.coverage.orders.covered} of ${s.coverage.orders.total} covered, ${s.coverage.fills.covered} of ${s.coverage.fills.total} fills, ${int(s.coverage.unmatchedLogsTotal)} unmatched logs; `
           : `coverage ${limited(s.coverage, settings.callLimitS)}; `) +
