@@ -18,6 +18,7 @@ const SCENARIOS = {
   6: './scenarios/6-upload-budget.mjs',
   7: './scenarios/7-memory.mjs',
   8: './scenarios/8-fair-uploads.mjs',
+  9: './scenarios/9-growth.mjs',
   stall: './scenarios/redis-stall.mjs',
   profile: './scenarios/profile.mjs',
   receipts: './scenarios/receipts.mjs',
@@ -46,7 +47,21 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 // The variables that change what runs, so that each row's command reproduces it.
-const settingsEnv = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_UPLOAD_LOGS', 'BENCH_FAIR_BACKLOG', 'BENCH_STALL_S', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
+const settingsEnv = [
+  'BENCH_DURATION_S',
+  'BENCH_WARMUP_S',
+  'BENCH_UPLOAD_LOGS',
+  'BENCH_FAIR_BACKLOG',
+  'BENCH_STALL_S',
+  'BENCH_GROWTH_LOGS',
+  'BENCH_GROWTH_ORDERS',
+  'BENCH_GROWTH_SLICE_S',
+  'BENCH_GROWTH_DRAIN_S',
+  'BENCH_GROWTH_READS',
+  'BENCH_GROWTH_CALL_LIMIT_S',
+  'BENCH_DATABASE_URL',
+  'BENCH_REDIS_URL',
+]
   .map((name) => (name === 'BENCH_DURATION_S' ? `${name}=${DURATION_S}` : process.env[name] ? `${name}=${process.env[name]}` : ''))
   .filter(Boolean)
   .join(' ');
@@ -76,6 +91,7 @@ for (const [i, id] of ids.entries()) {
   results.push({ id, title: scenario.title, command, ...result });
   if (!result.error) {
     for (const line of result.details) console.log(`  ${line}`);
+    if (result.table) console.log(`\n${result.table}`);
     if (result.profile) console.log(result.profile);
   }
 }

@@ -53,6 +53,32 @@ export const FAIRNESS = {
 };
 
 /**
+ * Growth scenario (9), read when it runs: one account grown to BENCH_GROWTH_LOGS logs (default 1,000,000) in steps at
+ * a tenth, a quarter, a half and all of it, in batches of 500; BENCH_GROWTH_ORDERS orders (default 1,000) in the
+ * simulator's last 6 days, each named by one of the first logs. Each step's drain is read in slices of
+ * BENCH_GROWTH_SLICE_S (default 10) for at most BENCH_GROWTH_DRAIN_S (default 600; what is left waits into the next
+ * step). Coverage and the report are given up after BENCH_GROWTH_CALL_LIMIT_S (default 120) and not asked again at
+ * later steps. BENCH_GROWTH_READS reads of each kind (default 100); BENCH_GROWTH_JSON where the figures go (default
+ * <tmpdir>/growth-<time>.json).
+ */
+export function growthSettings() {
+  const logs = Math.round(positive(process.env.BENCH_GROWTH_LOGS, 1_000_000));
+  const steps = [...new Set([0.1, 0.25, 0.5, 1].map((f) => Math.max(1, Math.round(logs * f))))];
+  return {
+    logs,
+    steps,
+    orders: Math.min(Math.round(positive(process.env.BENCH_GROWTH_ORDERS, 1_000)), steps[0]),
+    batch: 500,
+    connections: 4,
+    sliceS: positive(process.env.BENCH_GROWTH_SLICE_S, 10),
+    drainCapS: positive(process.env.BENCH_GROWTH_DRAIN_S, 600),
+    callLimitS: positive(process.env.BENCH_GROWTH_CALL_LIMIT_S, 120),
+    reads: Math.round(positive(process.env.BENCH_GROWTH_READS, 100)),
+    json: process.env.BENCH_GROWTH_JSON,
+  };
+}
+
+/**
  * How the simulator counts weight in the scenarios that spend a budget (6 and 8): `fixed` windows aligned to its clock
  * (default) or `sliding` ones (BENCH_SIM_WINDOW). Whether WEEX slides is not known; the gateway must hold on both.
  */
@@ -77,6 +103,9 @@ export const TARGETS = {
   fairUploadP99Ms: 2_000,
   apiRssMb: 200,
   workerRssMb: 150,
+  /** Issue 23: coverage of a 7-day window with 1,000 orders over 1M logs; every drain slice within a fifth of the best. */
+  growthCoverageMs: 1_000,
+  growthDrainSteadiness: 0.8,
 };
 
 function positive(text, fallback) {

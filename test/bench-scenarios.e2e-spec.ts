@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PG_URL } from './support/services.js';
 
 // The benchmarks call some of the libraries directly (dist), so a refactor can break one long after it was last run:
@@ -13,3 +16,51 @@ describe('benchmark scenarios that call the libraries directly still run', () =>
     expect(result.details.join('\n')).toMatch(/40 logs and 40 receipts verified.*both chains intact/);
   });
 });
+
+// The growth scenario drives the whole gateway (admin pause and resume, ingest, drain, reads, coverage, report,
+// export, verify) on a PostgreSQL server of its own: run tiny, it fails here when any of them changes under it.
+describe('the growth scenario still runs', () => {
+  it('grows an account in 4 steps, drains every step, and every read answers what the account holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'growth-spec-'));
+    const json = join(dir, 'growth.json');
+    Object.assign(process.env, {
+      BENCH_GROWTH_LOGS: '1000',
+      BENCH_GROWTH_ORDERS: '10',
+      BENCH_GROWTH_SLICE_S: '1',
+      BENCH_GROWTH_READS: '10',
+      // Short enough that a drain or a query that stalls fails the test within its timeout, processes cleaned up.
+      BENCH_GROWTH_DRAIN_S: '60',
+      BENCH_GROWTH_CALL_LIMIT_S: '30',
+      BENCH_GROWTH_JSON: json,
+    });
+    try {
+      const growth = await import('../bench/scenarios/9-growth.mjs');
+      const result = await growth.run();
+      expect(result.error).toBeUndefined();
+      const { steps } = JSON.parse(readFileSync(json, 'utf8')) as { steps: GrowthStep[] };
+      expect(steps.map((s) => s.logs)).toEqual([100, 250, 500, 1000]);
+      for (const step of steps) {
+        expect(step.drain.left).toBe(0);
+        expect(step.statuses).toEqual({ uploaded: step.logs });
+        expect(step.coverage.orders.covered).toBeGreaterThanOrEqual(10);
+        expect(step.coverage.orders.covered + step.coverage.orders.missing).toBe(step.coverage.orders.total);
+        // A line per log and per receipt, then the orders, fills and the end line.
+        expect(step.export.lines).toBeGreaterThan(2 * step.logs);
+        expect(step.verify).toMatchObject({ ok: true, logs: String(step.logs) });
+        expect(step.reads.logById.n).toBe(10);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+interface GrowthStep {
+  logs: number;
+  drain: { left: number };
+  statuses: Record<string, number>;
+  coverage: { orders: { total: number; covered: number; missing: number } };
+  export: { lines: number };
+  verify: { ok: boolean; logs: string };
+  reads: { logById: { n: number } };
+}

@@ -35,11 +35,12 @@ export class Cleanup {
 }
 
 /**
- * What the gateway processes of one scenario share, in the production layout: a fresh database, Redis under a
- * prefix of the scenario's own, a data directory, and the bench agent key with a per-agent rate limit it never reaches.
+ * What the gateway processes of one scenario share, in the production layout: a fresh database (on the machine's
+ * server, or on `postgresUrl`'s), Redis under a prefix of the scenario's own, a data directory, and the bench agent key
+ * with a per-agent rate limit it never reaches.
  */
-export async function gatewayEnvironment(cleanup, extra = {}) {
-  const database = await createTempDatabase();
+export async function gatewayEnvironment(cleanup, extra = {}, { postgresUrl } = {}) {
+  const database = await createTempDatabase(postgresUrl);
   cleanup.defer(() => database.drop());
   const prefix = benchPrefix();
   cleanup.defer(() => removePrefix(prefix));

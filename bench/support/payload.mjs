@@ -27,10 +27,10 @@ const explanation =
   'Funding is mildly positive, so longs pay little. Entering a small long with a stop under the last swing low ' +
   'and a take-profit near the previous high; risk is 0.5% of equity.';
 
-/** One log as a JSON object text; `orderId` is a bare 64-bit integer. */
+/** One log as a JSON object text; `orderId` is a bare 64-bit integer, or left out when null (a decision to hold). */
 export function logText(orderId = '737185556881998184') {
   const body = JSON.stringify({ orderId: 0, stage: 'decision', model: 'momentum-gpt-4.1-2026-11', input, output, explanation });
-  return body.replace('"orderId":0', `"orderId":${orderId}`);
+  return orderId === null ? body.replace('"orderId":0,', '') : body.replace('"orderId":0', `"orderId":${orderId}`);
 }
 
 /** `{ "logs": [ ... ] }` with `n` logs, for POST /v1/ai-logs/batch. */

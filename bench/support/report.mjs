@@ -3,6 +3,8 @@ import { int, mb, ms } from './format.mjs';
 
 /** The hand-kept analysis of what bounds the figures, copied into every report. */
 const BOUNDS = readFileSync(new URL('../bounds.md', import.meta.url), 'utf8').trim();
+/** What scenario 9 measures as an account's history grows, and its figures before issue 23's fixes, hand-kept too. */
+const GROWTH = readFileSync(new URL('../growth.md', import.meta.url), 'utf8').trim();
 /** How to run `npm run fault-run` and what it checks, hand-kept too: the report's last section. */
 const FAULT_RUN = readFileSync(new URL('../fault-run.md', import.meta.url), 'utf8').trim();
 /** bench/coverage.mjs's figures, hand-kept: a measurement of its own, not a scenario of run.mjs. */
@@ -59,7 +61,7 @@ function tableRow(r) {
 
 function detailSection(r) {
   const body = r.error ? ['```', r.error.slice(0, 4000), '```'] : r.details.map((line) => `- ${line}`);
-  return [`### ${r.id}. ${r.title}`, '', ...body, '', ...(r.profile ? [r.profile, ''] : [])];
+  return [`### ${r.id}. ${r.title}`, '', ...body, '', ...(r.table ? [r.table, ''] : []), ...(r.profile ? [r.profile, ''] : [])];
 }
 
 function howTo() {
@@ -77,9 +79,9 @@ function howTo() {
     'tests (`BENCH_DATABASE_URL`, `BENCH_REDIS_URL` point elsewhere). `BENCH_UPLOAD_LOGS` (default 400) sets the logs of',
     'scenario 6, which takes about 4 s per 100; `BENCH_FAIR_BACKLOG` (default 20,000) the backlog of account B in',
     'scenario 8, which runs about a minute whatever it is; `BENCH_STALL_S` (default 75) how long the `stall` scenario keeps',
-    'its Redis stopped. `BENCH_WARMUP_S` (default 3) is the load run before each autocannon',
-    'measurement and left out of its figures (JIT compilation and the first growth of tables are not steady state); its',
-    'answers are still counted against the rows and jobs. Each scenario starts its own processes, a temporary database and a',
+    'its Redis stopped; the `BENCH_GROWTH_*` variables set scenario 9 (below). `BENCH_WARMUP_S` (default 3) is the load run',
+    'before each autocannon measurement and left out of its figures (JIT compilation and the first growth of tables are not',
+    'steady state); its answers are still counted against the rows and jobs. Each scenario starts its own processes, a temporary database and a',
     'Redis key prefix of its own, and removes them afterwards. Benchmarks are never part of `npm test`.',
     '',
     '## How to profile',
@@ -103,6 +105,8 @@ function howTo() {
     '`--heap-prof` works the same way for allocations.',
     '',
     COVERAGE,
+    '',
+    GROWTH,
     '',
     FAULT_RUN,
   ];

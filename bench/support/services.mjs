@@ -7,16 +7,19 @@ import { PG_URL, REDIS_URL } from '../settings.mjs';
 /** The queue of libs/queue. */
 export const UPLOAD_QUEUE = 'ai-log-upload';
 
-/** A fresh database for one scenario, dropped afterwards (as test/support/temp-database.ts does). */
-export async function createTempDatabase() {
+/**
+ * A fresh database for one scenario, dropped afterwards (as test/support/temp-database.ts does), on the machine's
+ * server or on the one `serverUrl` names.
+ */
+export async function createTempDatabase(serverUrl = PG_URL) {
   const name = `gateway_bench_${randomBytes(6).toString('hex')}`;
-  await withClient(PG_URL, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(PG_URL);
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     query: (sql, params) => withClient(url.toString(), (client) => client.query(sql, params)),
-    drop: () => withClient(PG_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
 }
 
