@@ -21,6 +21,7 @@ const SCENARIOS = {
   stall: './scenarios/redis-stall.mjs',
   profile: './scenarios/profile.mjs',
   receipts: './scenarios/receipts.mjs',
+  'audit-check': './scenarios/audit-check.mjs',
   abuse: './scenarios/abuse.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
@@ -46,7 +47,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 // The variables that change what runs, so that each row's command reproduces it.
-const settingsEnv = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_UPLOAD_LOGS', 'BENCH_FAIR_BACKLOG', 'BENCH_STALL_S', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL']
+const settingsEnv = [
+  'BENCH_DURATION_S',
+  'BENCH_WARMUP_S',
+  'BENCH_UPLOAD_LOGS',
+  'BENCH_FAIR_BACKLOG',
+  'BENCH_STALL_S',
+  'BENCH_AUDIT_LOGS',
+  'BENCH_AUDIT_BIG_KB',
+  'BENCH_MEMORY_CHAIN',
+  'BENCH_DATABASE_URL',
+  'BENCH_REDIS_URL',
+]
   .map((name) => (name === 'BENCH_DURATION_S' ? `${name}=${DURATION_S}` : process.env[name] ? `${name}=${process.env[name]}` : ''))
   .filter(Boolean)
   .join(' ');
