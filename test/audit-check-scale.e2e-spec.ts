@@ -1,0 +1,67 @@
+import pg from 'pg';
+import { ExportVerifier } from '#libs/audit-chain';
+import { applyMigrations } from '#libs/database';
+import { seedChains, type SeededHeads } from '../bench/support/audit-chains.mjs';
+import { type ApiProcess, apiProcessSuite } from './support/api-process.js';
+import { waitFor } from './support/wait-for.js';
+
+// Issue 23 §4: on tables never analysed (autovacuum off), finding each log's last receipt scanned the account's whole
+// receipt index, N² over the chain (4 s per 1,000 links at 100k logs).
+const KEY = 'agent-key-for-audit-check-scale';
+const LOGS = 20_000;
+
+describe('the audit check and export over a long chain, on tables never analysed', () => {
+  let db: pg.Client;
+  // Declared before the suite's: jest runs afterAll hooks in order, and the suite's drops the database.
+  afterAll(() => db?.end());
+  const suite = apiProcessSuite();
+  let heads: SeededHeads;
+  let api: ApiProcess;
+  const get = (path: string) => fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
+  const verify = async () => (await (await get('/v1/audit/verify')).json()) as Record<string, any>;
+
+  beforeAll(async () => {
+    db = new pg.Client({ connectionString: suite.env.DATABASE_URL });
+    await db.connect();
+    await applyMigrations(db);
+    // Written by a connection of its own, so that when it is gone its statistics are counted before the reset below.
+    const seeder = new pg.Client({ connectionString: suite.env.DATABASE_URL });
+    await seeder.connect();
+    heads = await seedChains(seeder, { logs: LOGS });
+    await seeder.end();
+  }, 120_000);
+
+  /** Waits until no other connection is open on the database: each backend has counted its reads when it ends. */
+  const alone = () =>
+    waitFor('the other connections to close', async () => {
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      return rows[0].n === 0 ? true : undefined;
+    });
+
+  it('reads a bounded number of index entries and rows per link, whatever the chain length', async () => {
+    await alone();
+    await db.query('SELECT pg_stat_reset()');
+    api = await suite.start({ AGENT_API_KEY: KEY });
+    expect(await verify()).toMatchObject({
+      ok: true,
+      complete: true,
+      logs: { verifiedSeq: heads.logs.seq, verifiedHash: heads.logs.hash },
+      receipts: { verifiedSeq: heads.receipts.seq, verifiedHash: heads.receipts.hash },
+    });
+    const verifier = new ExportVerifier();
+    for (const line of (await (await get('/v1/audit/export')).text()).split('\n')) verifier.add(line);
+    expect(verifier.finish()).toMatchObject({ ok: true, rows: LOGS, lastSeq: heads.logs.seq });
+    await api.stop();
+    await alone();
+
+    // Every row and index entry the check and the export read from both chains' tables, per link they went over.
+    const { rows } = await db.query(`
+      SELECT sum(coalesce(t.seq_tup_read, 0) + coalesce(i.read, 0))::bigint::text AS read FROM pg_stat_user_tables t
+      LEFT JOIN (SELECT relid, sum(idx_tup_read) AS read FROM pg_stat_user_indexes GROUP BY relid) i ON i.relid = t.relid
+      WHERE t.relname IN ('ai_logs', 'upload_attempts')`);
+    const links = 2 * (Number(heads.logs.seq) + Number(heads.receipts.seq));
+    // A link costs a few index entries (its row, its log's last receipt or its receipt's log) and the check's counts
+    // one more; scanning the account's receipt index per log cost about 10,000 here (20,000 logs).
+    expect(Number(rows[0].read) / links).toBeLessThan(10);
+  }, 300_000);
+});
