@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
 import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
-import { acceptedLog, AuditRows, type ChainHeads, type Link, uploadReceipt } from '#libs/ai-log';
+import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 type Chain = 'logs' | 'receipts';
 
@@ -226,8 +226,8 @@ export class AuditChainCheck {
     let reached = from;
     for (let walked = 0; BigInt(reached.seq) < to && walked < budget;) {
       const after = BigInt(reached.seq);
-      const links = await this.links(chain, accountId, after, to);
-      if (links.length === 0)
+      const page = await this.page(chain, accountId, after, to);
+      if (page.length === 0)
         return {
           reached,
           finding: {
@@ -236,13 +236,15 @@ export class AuditChainCheck {
             reason: `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`,
           },
         };
-      const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(links.at(-1)!.seq));
-      for (const link of links) {
+      const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(page.at(-1)!.seq!));
+      for (const row of page) {
+        // Made link by link: only the page's rows are held, never their parsed and canonical forms all at once.
+        const link = toLink(chain, row);
         const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
         if (reason) return { reached, finding: { chain, seq: link.seq, reason } };
         reached = { seq: link.seq, hash: link.hash };
       }
-      walked += links.length;
+      walked += page.length;
     }
     return { reached };
   }
@@ -262,25 +264,27 @@ export class AuditChainCheck {
     return { reached: { seq: '0', hash: GENESIS_HASH }, done: true };
   }
 
-  private async links(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<LinkToCheck[]> {
-    if (chain === 'receipts') {
-      return (await this.rows.receipts(accountId, after, to, PAGE)).map((row) => ({
-        seq: row.seq,
-        prevHash: row.prev_hash ?? '',
-        hash: row.hash ?? '',
-        canonical: canonicalReceipt(uploadReceipt(row)),
-      }));
-    }
-    return (await this.rows.logs(accountId, after, to, PAGE)).map((row) => ({
-      seq: row.seq!,
-      prevHash: row.prev_hash ?? '',
-      hash: row.hash ?? '',
-      canonical: canonicalLog(acceptedLog(row)),
-      problem: statusAgrees(row.status, row.receipt_status)
-        ? undefined
-        : `the log is ${row.status}, but its last receipt${row.receipt_seq ? ` (seq ${row.receipt_seq})` : ''} says ${row.receipt_status ?? 'nothing'}: its status was changed outside the gateway`,
-    }));
+  private page(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<Array<LogRow | ReceiptRow>> {
+    return chain === 'logs' ? this.rows.logs(accountId, after, to, PAGE) : this.rows.receipts(accountId, after, to, PAGE);
   }
+}
+
+/** A stored row as a link to verify: its text as hashed, and, for a log, its status against its last receipt. */
+function toLink(chain: Chain, row: LogRow | ReceiptRow): LinkToCheck {
+  if (chain === 'receipts') {
+    const receipt = row as ReceiptRow;
+    return { seq: receipt.seq, prevHash: receipt.prev_hash ?? '', hash: receipt.hash ?? '', canonical: canonicalReceipt(uploadReceipt(receipt)) };
+  }
+  const log = row as LogRow;
+  return {
+    seq: log.seq!,
+    prevHash: log.prev_hash ?? '',
+    hash: log.hash ?? '',
+    canonical: canonicalLog(acceptedLog(log)),
+    problem: statusAgrees(log.status, log.receipt_status)
+      ? undefined
+      : `the log is ${log.status}, but its last receipt${log.receipt_seq ? ` (seq ${log.receipt_seq})` : ''} says ${log.receipt_status ?? 'nothing'}: its status was changed outside the gateway`,
+  };
 }
 
 /** A row counted (before the heads were read) with a seq past its head: it was not appended through the gateway. */
