@@ -8,7 +8,8 @@ import { waitFor } from './support/wait-for.js';
 
 // Issue 23 §4: on tables never analysed (autovacuum off), finding each log's last receipt scanned the account's whole
 // receipt index, N² over the chain (4 s per 1,000 links at 100k logs); and the worker's RSS jumped from 130 to 356 MB
-// at each check under mixed load: a page was 1,000 logs whatever their size, and a log may be 1 MiB.
+// at each check under mixed load: a page was 1,000 logs whatever their size, and a log may be 1 MiB. GET
+// /v1/audit/verify waited 15 s for the worker's run, then answered the previous result as if it were new.
 const KEY = 'agent-key-for-audit-check-scale';
 const LOGS = 20_000;
 /** The node flags of `npm run start:api` (its heap as deployed). */
@@ -81,6 +82,20 @@ describe('the audit check and export over a long chain, on tables never analysed
     // The 300 logs are 264 MB of text; a page of them all, with their canonical forms, ran the process out of its heap.
     expect(highWaterMb(api.pid) - before).toBeLessThan(150);
   }, 300_000);
+
+  it("answers GET /v1/audit/verify at once while another run holds the account, with the last result and that run's start", async () => {
+    const last = await verify();
+    // A run elsewhere (a worker's) holds the account as it does while it checks: its lease, taken for 10 minutes.
+    const { rows } = await db.query(`
+      UPDATE audit_checks SET lease_until = now() + interval '10 minutes'
+      RETURNING to_char((lease_until - interval '10 minutes') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS since`);
+    expect(await verify()).toEqual({ ...last, runningSince: rows[0].since });
+
+    await db.query('UPDATE audit_checks SET lease_until = NULL');
+    const next = await verify();
+    expect(next).toMatchObject({ ok: true, complete: true, runningSince: null });
+    expect(next.checkedAt > last.checkedAt).toBe(true);
+  });
 });
 
 /** The most memory the process has held since it started (the kernel's high-water mark of its RSS), in MB. */

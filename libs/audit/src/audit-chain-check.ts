@@ -20,6 +20,11 @@ export interface AuditCheckView {
   checkedAt: string | null;
   /** The last run got to both heads it read together. */
   complete: boolean;
+  /**
+   * When the run under way elsewhere (a worker's, another request's) started; null when none holds the account. The
+   * other fields are then the last completed run's result, as of `checkedAt`.
+   */
+  runningSince: string | null;
   logs: ChainCheckView;
   receipts: ChainCheckView;
   broken: (Finding & { since: string }) | null;
@@ -74,9 +79,9 @@ export class AuditChainCheck {
   ) {}
 
   /**
-   * Checks the account one run further. While another run holds it, answers that run's last saved state, or with
-   * `waitMs` (a caller who asked for a check now: a checkpoint, GET /v1/audit/verify) first waits up to that long for
-   * the other run to end, so that the answer covers what was there when it was asked.
+   * Checks the account one run further. While another run holds it, answers at once with the last completed result and
+   * when the run under way started (`runningSince`); with `waitMs` (a checkpoint, which signs what a run verified) it
+   * first waits up to that long for the other run to end.
    */
   async run(accountId: string, waitMs = 0): Promise<AuditCheckView> {
     const deadline = Date.now() + waitMs;
@@ -103,6 +108,7 @@ export class AuditChainCheck {
     }
   }
 
+  /** The last completed run's result, and whether a run holds the account now. */
   async view(accountId: string): Promise<AuditCheckView> {
     const state = await this.checks.find(accountId);
     return state ? toView(state) : toView({ accountId } as AuditCheckState);
@@ -324,6 +330,9 @@ function checkpointDisagrees(
 }
 
 function toView(state: AuditCheckState): AuditCheckView {
+  // The lease is taken for LEASE_MS from the run's start; one that ran out is a run that died.
+  const lease = state.leaseUntil?.getTime();
+  const running = lease !== undefined && lease > Date.now() ? new Date(lease - LEASE_MS).toISOString() : null;
   const chain = (seq: bigint | undefined, hash: string | undefined, swept: Date | null | undefined): ChainCheckView => ({
     verifiedSeq: (seq ?? 0n).toString(),
     verifiedHash: hash ?? GENESIS_HASH,
@@ -334,6 +343,7 @@ function toView(state: AuditCheckState): AuditCheckView {
     ok: !state.brokenReason,
     checkedAt: state.checkedAt?.toISOString() ?? null,
     complete: state.complete ?? false,
+    runningSince: running,
     logs: chain(state.logSeq, state.logHash, state.logSweptAt),
     receipts: chain(state.receiptSeq, state.receiptHash, state.receiptSweptAt),
     broken: state.brokenReason
