@@ -11,13 +11,17 @@ const { AuditChainCheck, AuditCheckpointRepository, AuditCheckRepository } = awa
 
 /** Logs of the seeded chain (BENCH_AUDIT_LOGS, default 200,000); every tenth has two receipts. */
 const LOGS = Number(process.env.BENCH_AUDIT_LOGS ?? 200_000);
-/** Every 10th of the first 10,000 logs carries about BENCH_AUDIT_BIG_KB (default 256) KB of input; the others about 1 KB. */
+/**
+ * Every 10th of the first 10,000 logs carries about BENCH_AUDIT_BIG_KB (default 256) KB of input, the others about
+ * BENCH_AUDIT_LOG_KB (default 1; 0 for logs of a few bytes, where the check's reads are all there is to time).
+ */
 const BIG_KB = Number(process.env.BENCH_AUDIT_BIG_KB ?? 256);
+const LOG_KB = Number(process.env.BENCH_AUDIT_LOG_KB ?? 1);
 
 /** How long each phase may take to verify both chains to their heads (BENCH_AUDIT_TIMEOUT_S, default 600). */
 const TIMEOUT_S = Number(process.env.BENCH_AUDIT_TIMEOUT_S ?? 600);
 
-export const title = `The audit check over a long chain (${LOGS.toLocaleString('en')} logs with their receipts, some of ${BIG_KB} KB; tables never analysed)`;
+export const title = `The audit check over a long chain (${LOGS.toLocaleString('en')} logs of ${LOG_KB} KB with their receipts, some of ${BIG_KB} KB; tables never analysed)`;
 
 /**
  * Seeds one account's two chains with SQL (valid links; nothing analysed, as on a database with autovacuum off). Then
@@ -34,7 +38,7 @@ export async function run() {
     const seedStarted = Date.now();
     const heads = await withClient(url, async (client) => {
       await applyMigrations(client);
-      return seedChains(client, { logs: LOGS, body: mixedBody({ bigKb: BIG_KB }) });
+      return seedChains(client, { logs: LOGS, body: mixedBody({ smallKb: LOG_KB, bigKb: BIG_KB }) });
     });
     const seedMs = Date.now() - seedStarted;
     const atHeads = (row) => row?.log_seq === heads.logs.seq && row?.receipt_seq === heads.receipts.seq;

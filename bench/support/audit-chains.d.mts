@@ -8,4 +8,4 @@ export interface SeededHeads {
 
 export declare function seedChains(client: pg.Client, options: { accountId?: string; logs: number; body?: (seq: number) => unknown }): Promise<SeededHeads>;
 
-export declare function mixedBody(options?: { bigKb?: number; bigUntil?: number }): (seq: number) => unknown;
+export declare function mixedBody(options?: { smallKb?: number; bigKb?: number; bigUntil?: number }): (seq: number) => unknown;

@@ -15,11 +15,12 @@ const CANDLE = [1763740800000, '91840.5', '92110.0', '91702.3', '92004.8', '412.
 const candles = (kb) => Array.from({ length: Math.ceil((kb * 1024) / 60) }, (_, i) => [CANDLE[0] + i * 3_600_000, ...CANDLE.slice(1)]);
 
 /**
- * Inputs as agents send them: about 1 KB of candles, and every 10th of the first `bigUntil` logs about `bigKb` KB (an
- * agent that logs its whole prompt for a while). A log may be up to 1 MiB: what the check holds must not grow with it.
+ * Inputs as agents send them: about `smallKb` KB of candles, and every 10th of the first `bigUntil` logs about `bigKb`
+ * KB (an agent that logs its whole prompt for a while). A log may be up to 1 MiB: what the check holds must not grow
+ * with it.
  */
-export function mixedBody({ bigKb = 256, bigUntil = 10_000 } = {}) {
-  const small = candles(1);
+export function mixedBody({ smallKb = 1, bigKb = 256, bigUntil = 10_000 } = {}) {
+  const small = candles(smallKb);
   const big = candles(bigKb);
   return (seq) => ({ symbol: 'BTCUSDT', seq, candles: seq <= bigUntil && seq % 10 === 0 ? big : small });
 }
