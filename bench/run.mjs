@@ -22,6 +22,7 @@ const SCENARIOS = {
   stall: './scenarios/redis-stall.mjs',
   profile: './scenarios/profile.mjs',
   receipts: './scenarios/receipts.mjs',
+  'audit-check': './scenarios/audit-check.mjs',
   abuse: './scenarios/abuse.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
@@ -59,6 +60,10 @@ const settingsEnv = [
   'BENCH_GROWTH_DRAIN_S',
   'BENCH_GROWTH_READS',
   'BENCH_GROWTH_CALL_LIMIT_S',
+  'BENCH_AUDIT_LOGS',
+  'BENCH_AUDIT_BIG_KB',
+  'BENCH_AUDIT_LOG_KB',
+  'BENCH_MEMORY_CHAIN',
   'BENCH_DATABASE_URL',
   'BENCH_REDIS_URL',
 ]

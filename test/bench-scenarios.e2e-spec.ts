@@ -15,6 +15,15 @@ describe('benchmark scenarios that call the libraries directly still run', () =>
     expect(result.error).toBeUndefined();
     expect(result.details.join('\n')).toMatch(/40 logs and 40 receipts verified.*both chains intact/);
   });
+
+  it('audit-check: seeds both chains with SQL, and the worker and the check in this process verify them', async () => {
+    process.env.BENCH_AUDIT_LOGS = '40';
+    process.env.BENCH_DATABASE_URL ??= PG_URL;
+    const scenario = await import('../bench/scenarios/audit-check.mjs');
+    const result = await scenario.run();
+    expect(result.error).toBeUndefined();
+    expect(result.details.join('\n')).toMatch(/seeded 40 logs and 44 receipts[\s\S]*worker: verified both chains to their heads/);
+  }, 120_000);
 });
 
 // The growth scenario drives the whole gateway (admin pause and resume, ingest, drain, reads, coverage, report,

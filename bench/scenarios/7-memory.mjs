@@ -5,22 +5,39 @@ import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator, startWorke
 import { cannon, loadHeading, otherStatuses } from '../support/load.mjs';
 import { logText } from '../support/payload.mjs';
 import { poll, RssSampler, sleep } from '../support/processes.mjs';
-import { redisClient, UPLOAD_QUEUE } from '../support/services.mjs';
+import { redisClient, UPLOAD_QUEUE, withClient } from '../support/services.mjs';
+import { mixedBody, seedChains } from '../support/audit-chains.mjs';
 
-export const title = 'API and worker RSS, at rest and under the load of scenario 2 (worker uploading meanwhile)';
+const { applyMigrations } = await import('../../dist/libs/database/src/index.js');
+
+/** Logs already in the account's chains when the load starts (BENCH_MEMORY_CHAIN, default 100,000), for the audit check. */
+const CHAIN = Number(process.env.BENCH_MEMORY_CHAIN ?? 100_000);
+
+export const title = 'API and worker RSS, at rest and under the load of scenario 2 (worker uploading and checking the audit chains meanwhile)';
 
 const HUGE = 1_000_000_000;
 
 /**
  * API and worker as two processes, as in production, with the worker draining to the simulator while scenario 2's
- * load runs, so that both are measured busy. Budgets are lifted so the worker runs flat out.
+ * load runs, so that both are measured busy. Budgets are lifted so the worker runs flat out. The account's chains
+ * already hold CHAIN logs with their receipts (some of 256 KB), and the worker checks them every second
+ * (AUDIT_CHECK_INTERVAL_MS=1000), so its periodic audit check runs over a long chain throughout.
  */
 export async function run() {
   const cleanup = new Cleanup();
   try {
     const sim = await startSimulator(cleanup);
     await sim.control('PUT', '/__sim/budgets', { ipLimit: HUGE, uidLimit: HUGE });
-    const gateway = await gatewayEnvironment(cleanup, { ...sim.weexEnv, WEEX_IP_WEIGHT_LIMIT: String(HUGE), WEEX_UID_WEIGHT_LIMIT: String(HUGE) });
+    const gateway = await gatewayEnvironment(cleanup, {
+      ...sim.weexEnv,
+      WEEX_IP_WEIGHT_LIMIT: String(HUGE),
+      WEEX_UID_WEIGHT_LIMIT: String(HUGE),
+      AUDIT_CHECK_INTERVAL_MS: '1000',
+    });
+    await withClient(gateway.env.DATABASE_URL, async (client) => {
+      await applyMigrations(client);
+      await seedChains(client, { logs: CHAIN, body: mixedBody() });
+    });
     const api = await startApi(cleanup, gateway.env);
     const worker = startWorker(cleanup, gateway.env);
     await waitForWorker(gateway.prefix);
@@ -55,6 +72,7 @@ export async function run() {
       details: [
         `API RSS: ${mb(rest.api)} at rest, ${mb(peak.api)} peak under load (kernel high-water mark ${mb(high.api)})`,
         `worker RSS: ${mb(rest.worker)} at rest, ${mb(peak.worker)} peak under load (kernel high-water mark ${mb(high.worker)})`,
+        `audit check: the worker checked the account's chains every second, over the ${CHAIN.toLocaleString('en')} logs seeded before the load and those it added`,
         `load: ${loadHeading(load, 202)}: ${load.ok} × 202 ${otherStatuses(load, 202)}; the worker uploaded ${uploads} logs meanwhile ` +
           '(API and worker share the 2 cores here, so this throughput is not the ingest figure: see scenario 2)',
       ],

@@ -50,6 +50,10 @@ export class ApiProcess {
     }
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Everything it wrote to stdout and stderr. */
   get log(): string {
     return this.read();

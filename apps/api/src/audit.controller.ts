@@ -18,7 +18,6 @@ import {
   renderReport,
   REPORT_SECURITY,
   reportWindow,
-  ON_DEMAND_WAIT_MS,
 } from '#libs/audit';
 import { disconnectSignal, NoQueryDto, securePage } from '#libs/http';
 import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, PublicKeyDto } from './audit.responses.js';
@@ -58,6 +57,7 @@ const CHECK = {
   ok: false,
   checkedAt: '2026-11-22T10:00:30.000Z',
   complete: false,
+  runningSince: null,
   logs: { verifiedSeq: '1', verifiedHash: '3c9d…64 hex…', sweptAt: null },
   receipts: { verifiedSeq: '1790', verifiedHash: RECEIPTS.hash, sweptAt: null },
   broken: { chain: 'logs', seq: '2', reason: 'seq 3 follows seq 1: logs are missing', since: '2026-11-22T10:00:30.000Z' },
@@ -115,11 +115,11 @@ export class AuditController {
   @Get('verify')
   @ApiEndpoint(
     "Check the account's stored chains now, from where the last check got to",
-    "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
+    "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). While a run of the worker (or another request) holds the account, answers at once with the last completed result (`checkedAt`) and when that run started (`runningSince`). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
   )
   @ApiAnswer(200, 'Where the check stands', AuditCheckDto, CHECK)
   verifyAuditChain(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AuditCheckView> {
-    return this.check.run(agent.accountId, ON_DEMAND_WAIT_MS);
+    return this.check.run(agent.accountId);
   }
 
   @Get('public-key')

@@ -135,6 +135,13 @@ export class AuditCheckDto implements AuditCheckView {
   @ApiProperty({ description: 'the last run got to both heads' })
   complete: boolean;
 
+  @ApiInstant({
+    nullable: true,
+    description:
+      "when the run under way (the worker's, or another request's) started; null when none is: the rest is then the last completed result, as of `checkedAt`",
+  })
+  runningSince: string | null;
+
   @ApiProperty({ type: ChainCheckDto })
   logs: ChainCheckDto;
 

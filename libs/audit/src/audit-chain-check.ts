@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
 import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
-import { acceptedLog, AuditRows, type ChainHeads, type Link, uploadReceipt } from '#libs/ai-log';
+import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 type Chain = 'logs' | 'receipts';
 
@@ -20,6 +20,11 @@ export interface AuditCheckView {
   checkedAt: string | null;
   /** The last run got to both heads it read together. */
   complete: boolean;
+  /**
+   * When the run under way elsewhere (a worker's, another request's) started; null when none holds the account. The
+   * other fields are then the last completed run's result, as of `checkedAt`.
+   */
+  runningSince: string | null;
   logs: ChainCheckView;
   receipts: ChainCheckView;
   broken: (Finding & { since: string }) | null;
@@ -74,9 +79,9 @@ export class AuditChainCheck {
   ) {}
 
   /**
-   * Checks the account one run further. While another run holds it, answers that run's last saved state, or with
-   * `waitMs` (a caller who asked for a check now: a checkpoint, GET /v1/audit/verify) first waits up to that long for
-   * the other run to end, so that the answer covers what was there when it was asked.
+   * Checks the account one run further. While another run holds it, answers at once with the last completed result and
+   * when the run under way started (`runningSince`); with `waitMs` (a checkpoint, which signs what a run verified) it
+   * first waits up to that long for the other run to end.
    */
   async run(accountId: string, waitMs = 0): Promise<AuditCheckView> {
     const deadline = Date.now() + waitMs;
@@ -103,6 +108,7 @@ export class AuditChainCheck {
     }
   }
 
+  /** The last completed run's result, and whether a run holds the account now. */
   async view(accountId: string): Promise<AuditCheckView> {
     const state = await this.checks.find(accountId);
     return state ? toView(state) : toView({ accountId } as AuditCheckState);
@@ -226,8 +232,8 @@ export class AuditChainCheck {
     let reached = from;
     for (let walked = 0; BigInt(reached.seq) < to && walked < budget;) {
       const after = BigInt(reached.seq);
-      const links = await this.links(chain, accountId, after, to);
-      if (links.length === 0)
+      const page = await this.page(chain, accountId, after, to);
+      if (page.length === 0)
         return {
           reached,
           finding: {
@@ -236,13 +242,15 @@ export class AuditChainCheck {
             reason: `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`,
           },
         };
-      const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(links.at(-1)!.seq));
-      for (const link of links) {
+      const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(page.at(-1)!.seq!));
+      for (const row of page) {
+        // Made link by link: only the page's rows are held, never their parsed and canonical forms all at once.
+        const link = toLink(chain, row);
         const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
         if (reason) return { reached, finding: { chain, seq: link.seq, reason } };
         reached = { seq: link.seq, hash: link.hash };
       }
-      walked += links.length;
+      walked += page.length;
     }
     return { reached };
   }
@@ -262,25 +270,27 @@ export class AuditChainCheck {
     return { reached: { seq: '0', hash: GENESIS_HASH }, done: true };
   }
 
-  private async links(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<LinkToCheck[]> {
-    if (chain === 'receipts') {
-      return (await this.rows.receipts(accountId, after, to, PAGE)).map((row) => ({
-        seq: row.seq,
-        prevHash: row.prev_hash ?? '',
-        hash: row.hash ?? '',
-        canonical: canonicalReceipt(uploadReceipt(row)),
-      }));
-    }
-    return (await this.rows.logs(accountId, after, to, PAGE)).map((row) => ({
-      seq: row.seq!,
-      prevHash: row.prev_hash ?? '',
-      hash: row.hash ?? '',
-      canonical: canonicalLog(acceptedLog(row)),
-      problem: statusAgrees(row.status, row.receipt_status)
-        ? undefined
-        : `the log is ${row.status}, but its last receipt${row.receipt_seq ? ` (seq ${row.receipt_seq})` : ''} says ${row.receipt_status ?? 'nothing'}: its status was changed outside the gateway`,
-    }));
+  private page(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<Array<LogRow | ReceiptRow>> {
+    return chain === 'logs' ? this.rows.logs(accountId, after, to, PAGE) : this.rows.receipts(accountId, after, to, PAGE);
   }
+}
+
+/** A stored row as a link to verify: its text as hashed, and, for a log, its status against its last receipt. */
+function toLink(chain: Chain, row: LogRow | ReceiptRow): LinkToCheck {
+  if (chain === 'receipts') {
+    const receipt = row as ReceiptRow;
+    return { seq: receipt.seq, prevHash: receipt.prev_hash ?? '', hash: receipt.hash ?? '', canonical: canonicalReceipt(uploadReceipt(receipt)) };
+  }
+  const log = row as LogRow;
+  return {
+    seq: log.seq!,
+    prevHash: log.prev_hash ?? '',
+    hash: log.hash ?? '',
+    canonical: canonicalLog(acceptedLog(log)),
+    problem: statusAgrees(log.status, log.receipt_status)
+      ? undefined
+      : `the log is ${log.status}, but its last receipt${log.receipt_seq ? ` (seq ${log.receipt_seq})` : ''} says ${log.receipt_status ?? 'nothing'}: its status was changed outside the gateway`,
+  };
 }
 
 /** A row counted (before the heads were read) with a seq past its head: it was not appended through the gateway. */
@@ -320,6 +330,9 @@ function checkpointDisagrees(
 }
 
 function toView(state: AuditCheckState): AuditCheckView {
+  // The lease is taken for LEASE_MS from the run's start; one that ran out is a run that died.
+  const lease = state.leaseUntil?.getTime();
+  const running = lease !== undefined && lease > Date.now() ? new Date(lease - LEASE_MS).toISOString() : null;
   const chain = (seq: bigint | undefined, hash: string | undefined, swept: Date | null | undefined): ChainCheckView => ({
     verifiedSeq: (seq ?? 0n).toString(),
     verifiedHash: hash ?? GENESIS_HASH,
@@ -330,6 +343,7 @@ function toView(state: AuditCheckState): AuditCheckView {
     ok: !state.brokenReason,
     checkedAt: state.checkedAt?.toISOString() ?? null,
     complete: state.complete ?? false,
+    runningSince: running,
     logs: chain(state.logSeq, state.logHash, state.logSweptAt),
     receipts: chain(state.receiptSeq, state.receiptHash, state.receiptSweptAt),
     broken: state.brokenReason

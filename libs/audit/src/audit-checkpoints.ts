@@ -18,7 +18,7 @@ export interface ChainHead {
   check: { ok: boolean; checkedAt: string | null; verifiedSeq: string; broken: (Finding & { since?: string }) | null };
 }
 
-/** How long a check asked for now waits for the worker's periodic run of the same account to end. */
+/** How long a checkpoint asked for now waits for a run of the check under way (the worker's) to end: it signs what a run verified. */
 export const ON_DEMAND_WAIT_MS = 15_000;
 
 /** What signing a checkpoint came to: the new checkpoint (if any) and the check it was made after. */

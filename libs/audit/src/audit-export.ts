@@ -106,9 +106,14 @@ export class AuditExport {
     };
 
     // Logs without a link (inserted around ingest) go first, for verify to name.
-    for (const log of await this.enrich(await this.rows.unlinkedLogs(accountId, window.from, window.to))) {
-      end.rows++;
-      yield log;
+    for (let after: { receivedAt: Date; id: string } | undefined; ;) {
+      const rows = await this.rows.unlinkedLogs(accountId, window.from, window.to, PAGE, after);
+      if (rows.length === 0) break;
+      after = { receivedAt: rows.at(-1)!.received_at, id: rows.at(-1)!.id };
+      for await (const log of this.enrich(rows)) {
+        end.rows++;
+        yield log;
+      }
     }
     if (plan.logs) {
       const { after, last, anchor } = plan.logs;
@@ -118,7 +123,7 @@ export class AuditExport {
         if (rows.length === 0) break;
         from = BigInt(rows.at(-1)!.seq!);
         const stated = await this.checkpoints.list(accountId, 'logs', BigInt(rows[0].seq!), from);
-        for (const log of await this.enrich(rows)) {
+        for await (const log of this.enrich(rows)) {
           Object.assign(end, { rows: end.rows + 1, firstSeq: end.firstSeq ?? log.seq, lastSeq: log.seq, lastHash: log.hash });
           yield log;
           for (const c of stated.filter((c) => c.seq === log.seq)) yield checkpoint(c, 'logs');
@@ -178,22 +183,25 @@ export class AuditExport {
     };
   }
 
-  private async enrich(rows: LogRow[]): Promise<ExportedLog[]> {
-    if (rows.length === 0) return [];
+  /** The page's log lines, each made as it is read (its parsed input and output are not held for the whole page). */
+  private async *enrich(rows: LogRow[]): AsyncGenerator<ExportedLog> {
+    if (rows.length === 0) return;
     const orderIds = [...new Set(rows.map((r) => r.order_id).filter((id): id is string => id !== null))];
     const orders = await this.rows.orders(rows[0].account_id, orderIds);
-    return rows.map((r) => ({
-      type: 'log',
-      seq: r.seq,
-      prevHash: r.prev_hash,
-      hash: r.hash,
-      log: acceptedLog(r),
-      upload: uploadSummary(
-        r.receipt_seq === null
-          ? undefined
-          : { seq: r.receipt_seq, status: r.receipt_status!, finishedAt: r.receipt_at!.toISOString(), exchangeCode: r.receipt_code },
-      ),
-      orders: r.order_id === null || !orders.has(r.order_id) ? [] : [orders.get(r.order_id)!],
-    }));
+    for (const r of rows) {
+      yield {
+        type: 'log',
+        seq: r.seq,
+        prevHash: r.prev_hash,
+        hash: r.hash,
+        log: acceptedLog(r),
+        upload: uploadSummary(
+          r.receipt_seq === null
+            ? undefined
+            : { seq: r.receipt_seq, status: r.receipt_status!, finishedAt: r.receipt_at!.toISOString(), exchangeCode: r.receipt_code },
+        ),
+        orders: r.order_id === null || !orders.has(r.order_id) ? [] : [orders.get(r.order_id)!],
+      };
+    }
   }
 }

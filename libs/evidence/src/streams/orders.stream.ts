@@ -27,17 +27,27 @@ export const FINAL_ORDER_STATUSES: readonly string[] = ['FILLED', 'FULL_FILL', '
  */
 export async function syncOrders(run: StreamRun): Promise<void> {
   // Open orders first: an order that is final by the time the history is read is in the history.
-  const open = await allPages((page) => run.client.openOrders({ limit: OPEN_PAGE, page }, { signal: run.signal }), OPEN_PAGE);
+  const open: Order[] = [];
+  await eachPage(
+    (page) => run.client.openOrders({ limit: OPEN_PAGE, page }, { signal: run.signal }),
+    OPEN_PAGE,
+    async (items) => {
+      open.push(...items);
+    },
+  );
   run.rows += await run.store.upsertOrders(run.accountId, open);
 
   const from = runStart(run.syncedUntil, run.now, run.lookbackMs, OVERLAP_MS);
   for (const window of windowsBetween(from, run.now, HISTORY_WINDOW_MS)) {
     const query = { startTime: window.start, endTime: window.end, limit: HISTORY_PAGE };
-    await allPages(async (page) => {
-      const items = await run.client.orderHistory({ ...query, page }, { signal: run.signal });
-      run.rows += await run.store.upsertOrders(run.accountId, items);
-      return items;
-    }, HISTORY_PAGE);
+    // Each page is stored as it comes and let go: a window of 90 days may hold a million orders.
+    await eachPage(
+      (page) => run.client.orderHistory({ ...query, page }, { signal: run.signal }),
+      HISTORY_PAGE,
+      async (items) => {
+        run.rows += await run.store.upsertOrders(run.accountId, items);
+      },
+    );
     await run.advance(window.end);
   }
 
@@ -52,13 +62,12 @@ export async function syncOrders(run: StreamRun): Promise<void> {
   }
 }
 
-/** Pages from 0 until a short page; returns every item. */
-async function allPages(fetchPage: (page: number) => Promise<Order[]>, pageSize: number): Promise<Order[]> {
-  const items: Order[] = [];
+/** Pages from 0 until a short page, each handed to `use`. */
+async function eachPage(fetchPage: (page: number) => Promise<Order[]>, pageSize: number, use: (items: Order[]) => Promise<void>): Promise<void> {
   for (let page = 0; page < MAX_PAGES; page++) {
     const batch = await fetchPage(page);
-    items.push(...batch);
-    if (batch.length < pageSize) return items;
+    await use(batch);
+    if (batch.length < pageSize) return;
   }
   throw new Error(`more than ${MAX_PAGES} full pages: the exchange does not seem to honour "page"`);
 }
