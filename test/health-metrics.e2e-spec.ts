@@ -190,7 +190,7 @@ describe('in embedded mode (PGlite, BullMQ on PostgreSQL)', () => {
       expect(sum(samples, 'gateway_ai_logs_accepted_total')).toBe(1);
       expect(sum(samples, 'gateway_upload_latency_seconds_count')).toBe(1);
       expect((await admin('/admin/accounts/default/pause', 'POST')).status).toBe(200);
-      expect(await json(await admin('/admin/accounts/default/resume', 'POST'))).toMatchObject({ paused: false, queued: 0 });
+      expect(await json(await admin('/admin/accounts/default/resume', 'POST'))).toMatchObject({ paused: false, retriesDueNow: 0 });
     } finally {
       await harness.close();
     }

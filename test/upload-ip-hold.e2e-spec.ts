@@ -94,7 +94,7 @@ describe('uploads answered HTTP 521 (IP not allowlisted)', () => {
       const ids = await holdFor521(h.apiUrl, h);
       // Received more than a horizon ago, the logs meet a passing outage after the resume: still retried, not failed.
       h.simulator.state.faults.set({ errorRate: 1, paths: ['/capi/v3/order/uploadAiLog'] });
-      expect(await admin(h.apiUrl, '/admin/accounts/default/resume', 'POST')).toMatchObject({ paused: false, pauseReason: null, queued: LOGS });
+      expect(await admin(h.apiUrl, '/admin/accounts/default/resume', 'POST')).toMatchObject({ paused: false, pauseReason: null, retriesDueNow: 0 });
       const views = await waitFor('a 500 for every log', async () => {
         const all = await Promise.all(ids.map((id) => viewLog(h, KEY, id)));
         return all.every((v) => v.attempts.some((a: { httpStatus: number }) => a.httpStatus === 500)) ? all : undefined;

@@ -12,7 +12,7 @@ import { DueLogsQueue } from './due-logs-queue.js';
 const PAUSED_AT = new Date('2026-11-26T10:00:00.000Z');
 
 async function service(rows: Record<string, { uploadsPausedAt: Date | null; uploadsPauseReason: string | null }>) {
-  const calls = { madeDue: [] as Array<[string, Date | null]>, woken: [] as string[][] };
+  const calls = { madeDue: [] as string[], woken: [] as string[][] };
   const accounts = {
     find: async (id: string) => rows[id],
     setPaused: async (id: string, paused: boolean) =>
@@ -21,7 +21,7 @@ async function service(rows: Record<string, { uploadsPausedAt: Date | null; uplo
         ? { uploadsPausedAt: rows[id].uploadsPausedAt ?? PAUSED_AT, uploadsPauseReason: rows[id].uploadsPauseReason ?? 'admin' }
         : { uploadsPausedAt: null, uploadsPauseReason: null }),
   };
-  const aiLogs = { makeDueNow: async (id: string, since: Date | null) => (calls.madeDue.push([id, since]), 3) };
+  const aiLogs = { retriesDueNow: async (id: string) => (calls.madeDue.push(id), 3) };
   const queue = { wake: async (ids: string[]) => void calls.woken.push(ids) };
   const moduleRef = await Test.createTestingModule({
     providers: [
@@ -44,10 +44,10 @@ describe('AccountOperationsService (Nest testing module)', () => {
     expect(await operations.pause('a')).toEqual({ accountId: 'a', paused: true, pausedAt: PAUSED_AT.toISOString(), pauseReason: 'admin' });
   });
 
-  it('resumes: the waiting logs are due now (their paused time not counted) and the account is woken', async () => {
+  it('resumes: the retries in backoff are due now and the account is woken', async () => {
     const { operations, calls } = await service({ a: { uploadsPausedAt: PAUSED_AT, uploadsPauseReason: 'ip_not_allowlisted' } });
-    expect(await operations.resume('a')).toEqual({ accountId: 'a', paused: false, pausedAt: null, pauseReason: null, queued: 3 });
-    expect(calls.madeDue).toEqual([['a', PAUSED_AT]]);
+    expect(await operations.resume('a')).toEqual({ accountId: 'a', paused: false, pausedAt: null, pauseReason: null, retriesDueNow: 3 });
+    expect(calls.madeDue).toEqual(['a']);
     expect(calls.woken).toEqual([['a']]);
   });
 

@@ -69,16 +69,15 @@ export class AccountOperationsService {
   }
 
   /**
-   * Every waiting log of the account is due now and its drainer woken; `queued` says how many. The time they waited
-   * paused does not count against their retry horizon.
+   * The account's drainer is woken, and its logs waiting out a retry's backoff are due now (the others were due all
+   * along); `retriesDueNow` says how many. The time they waited paused does not count against their retry horizon.
    */
-  async resume(accountId: string): Promise<PauseState & { queued: number }> {
-    const before = await this.accounts.find(accountId);
-    const row = before && (await this.accounts.setPaused(accountId, false));
+  async resume(accountId: string): Promise<PauseState & { retriesDueNow: number }> {
+    const row = await this.accounts.setPaused(accountId, false);
     if (!row) throw new NotFoundException(`no account ${accountId}`);
-    const queued = await this.aiLogs.makeDueNow(accountId, before.uploadsPausedAt);
+    const retriesDueNow = await this.aiLogs.retriesDueNow(accountId);
     await this.queue.wake([accountId]);
-    return { accountId, paused: false, pausedAt: null, pauseReason: null, queued };
+    return { accountId, paused: false, pausedAt: null, pauseReason: null, retriesDueNow };
   }
 
   async status(accountId: string): Promise<AccountStatus> {

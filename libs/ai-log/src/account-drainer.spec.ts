@@ -4,13 +4,15 @@ import { BudgetWaitTooLong, type WeexClient } from '#libs/weex-client';
 import { type WeexAccountClients } from '#libs/weex-nest';
 import { AccountDrainer } from './account-drainer.js';
 import type { AiLogUploader } from './ai-log-uploader.js';
-import type { AiLogRepository } from './ai-log.repository.js';
+import type { AiLogRepository, DuePosition } from './ai-log.repository.js';
 import type { UploadLeases } from './upload-leases.js';
 import type { UploadWakeups } from './upload-wakeups.js';
 
 interface Script {
-  /** Logs due now; each claim takes the first. */
+  /** Logs due now, in due order; each claim takes the first past the claim's `after`. */
   due?: string[];
+  /** Sending the key's log makes the value's due. */
+  arrivals?: Record<string, string>;
   paused?: boolean;
   /** When the next waiting log is due, after the run (null: none waits). */
   nextDueAt?: Array<Date | null>;
@@ -20,6 +22,8 @@ interface Script {
   /** The budget's answers to the takes in turn ('held': granted once a later take is refused); then every take is granted. */
   takes?: Array<'grant' | 'refuse' | 'held'>;
 }
+
+const DUE_AT = new Date(0);
 
 /** A drainer over a scripted account; `events` records, in order, what it asked of each part. */
 function drainerOf(script: Script, concurrency = 3) {
@@ -47,10 +51,12 @@ function drainerOf(script: Script, concurrency = 3) {
     },
   } as unknown as WeexClient;
   const repository = {
-    claimNext: async () => {
-      const id = script.paused ? undefined : due.shift();
-      events.push(`claim ${id ?? (script.paused ? 'paused' : 'none')}`);
-      return { paused: script.paused === true, log: id ? ({ id } as AiLog) : null };
+    // Every log is due at the same instant, so the due order is the ids' order.
+    claimNext: async (_account: string, _claimMs: number, after?: DuePosition) => {
+      const at = script.paused ? -1 : due.findIndex((id) => !after || id > after.id);
+      const id = at < 0 ? undefined : due.splice(at, 1)[0];
+      events.push(`claim ${id ?? (script.paused ? 'paused' : 'none')}${after ? ` past ${after.id}` : ''}`);
+      return { paused: script.paused === true, log: id ? ({ id, nextAttemptAt: DUE_AT } as AiLog) : null };
     },
     nextDueAt: async () => (nextDue.length > 1 ? nextDue.shift()! : nextDue[0]),
   } as unknown as AiLogRepository;
@@ -60,6 +66,8 @@ function drainerOf(script: Script, concurrency = 3) {
       await new Promise((resolve) => setTimeout(resolve, 5));
       inFlight--;
       events.push(`send ${log.id}`);
+      const arrival = script.arrivals?.[log.id];
+      if (arrival) (due.push(arrival), due.sort());
       return { status: 'uploaded' };
     },
   } as unknown as AiLogUploader;
@@ -79,7 +87,8 @@ describe('AccountDrainer', () => {
     const { drainer, events, mostInFlight } = drainerOf({ due: ['l1', 'l2', 'l3', 'l4', 'l5'] });
     expect(await drainer.drain('b', never)).toBe(5);
     expect(events.filter((e) => e.startsWith('send')).sort()).toEqual(['send l1', 'send l2', 'send l3', 'send l4', 'send l5']);
-    for (const [i, event] of events.entries()) if (event.startsWith('claim')) expect(events[i - 1]).toBe('take');
+    // Each claim follows a take, or a claim past the run's last that found nothing (then it looks from the start).
+    for (const [i, event] of events.entries()) if (event.startsWith('claim')) expect(events[i - 1]).toMatch(/^take$|^claim none past/);
     expect(events.filter((e) => e === 'give back')).toHaveLength(events.filter((e) => e === 'claim none').length);
     expect(mostInFlight()).toBe(3);
     expect(events.at(-1)).toBe('give back held');
@@ -89,7 +98,21 @@ describe('AccountDrainer', () => {
   it('starts one lane for a lone log, not all of them', async () => {
     const { drainer, events } = drainerOf({ due: ['l1'] });
     await drainer.drain('a', never);
-    expect(events.filter((e) => e.startsWith('claim'))).toEqual(['claim l1', 'claim none']);
+    expect(events.filter((e) => e.startsWith('claim'))).toEqual(['claim l1', 'claim none past l1', 'claim none']);
+  });
+
+  it('claims past its last claim, and from the start when nothing is past it, so a log due earlier is not left behind', async () => {
+    // l1, due before the run's last claim (a retry, a lapsed claim, a late commit), comes due while l2 is sent.
+    const { drainer, events } = drainerOf({ due: ['l2', 'l3'], arrivals: { l2: 'l1' } }, 1);
+    expect(await drainer.drain('a', never)).toBe(3);
+    expect(events.filter((e) => e.startsWith('claim'))).toEqual([
+      'claim l2',
+      'claim l3 past l2',
+      'claim none past l3',
+      'claim l1',
+      'claim none past l1',
+      'claim none',
+    ]);
   });
 
   it('wakes the account when its next retry is due, and at once if a log came due while it looked', async () => {
@@ -111,7 +134,7 @@ describe('AccountDrainer', () => {
     // Lane 1 sends l1 while lane 2 waits for its weight; lane 1's next take is refused, and then lane 2's weight comes.
     const { drainer, events } = drainerOf({ due: ['l1', 'l2', 'l3'], takes: ['grant', 'held', 'refuse'] }, 2);
     expect(await drainer.drain('b', never)).toBe(2);
-    expect(events).toEqual(['take', 'claim l1', 'send l1', 'refused', 'take', 'claim l2', 'send l2', 'give back held', 'wake b in 2000']);
+    expect(events).toEqual(['take', 'claim l1', 'send l1', 'refused', 'take', 'claim l2 past l1', 'send l2', 'give back held', 'wake b in 2000']);
   });
 
   it('leaves a paused account asleep until it is resumed', async () => {

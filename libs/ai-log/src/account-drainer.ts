@@ -3,7 +3,7 @@ import { GatewayConfig } from '#libs/config';
 import { BudgetWaitTooLong, uploadAiLogOperation, type WeexClient, type WeightGrant } from '#libs/weex-client';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { AiLogUploader } from './ai-log-uploader.js';
-import { AiLogRepository } from './ai-log.repository.js';
+import { AiLogRepository, type Claim, type DuePosition } from './ai-log.repository.js';
 import { UploadLeases } from './upload-leases.js';
 import { UploadWakeups } from './upload-wakeups.js';
 
@@ -22,6 +22,8 @@ class DrainRun {
   budgetWaitMs = 0;
   uploaded = 0;
   error?: unknown;
+  /** The latest of the run's claims in the account's due order: the next claim looks past it first. */
+  floor?: DuePosition;
 
   constructor(
     readonly accountId: string,
@@ -87,7 +89,7 @@ export class AccountDrainer {
         // Weight in hand is spent, even when another lane found the budget spent or the slice ended meanwhile, unless
         // the run is stopping: then it goes back to its bucket, for the other processes.
         if (run.stopped === 'shutdown' || run.stopped === 'error' || run.stopped === 'paused' || run.shutdown.aborted) return await weight.giveBack();
-        const claim = await this.repository.claimNext(run.accountId, this.config.uploadClaimMs).catch(async (error: unknown) => {
+        const claim = await this.claim(run).catch(async (error: unknown) => {
           await weight.giveBack();
           throw error;
         });
@@ -105,6 +107,23 @@ export class AccountDrainer {
       run.error ??= error;
       run.stop('error');
     }
+  }
+
+  /**
+   * Claims the account's next due log past the run's floor, or from the start of its due logs when none is past it (a
+   * log due earlier may have come in since: a retry, a lapsed claim, a late commit). The entries a claim skips this way
+   * are the ones earlier claims left dead in the index until VACUUM: each run walks them at most twice, not per claim.
+   */
+  private async claim(run: DrainRun): Promise<Claim> {
+    const claimMs = this.config.uploadClaimMs;
+    let claim = await this.repository.claimNext(run.accountId, claimMs, run.floor);
+    if (!claim.log && !claim.paused && run.floor) {
+      run.floor = undefined;
+      claim = await this.repository.claimNext(run.accountId, claimMs);
+    }
+    const log = claim.log;
+    if (log && (!run.floor || compareDue(log, run.floor) > 0)) run.floor = { nextAttemptAt: log.nextAttemptAt, id: log.id };
+    return claim;
   }
 
   /** An upload's weight, waiting for it within the slice; undefined when the budget holds it back longer, or on shutdown. */
@@ -150,4 +169,9 @@ export class AccountDrainer {
     const at = await this.repository.nextDueAt(accountId);
     return at === null ? undefined : Math.max(0, at.getTime() - Date.now());
   }
+}
+
+/** The due order of two logs, as the index holds it: next_attempt_at, then id (a UUID's text sorts as its bytes). */
+function compareDue(a: DuePosition, b: DuePosition): number {
+  return a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

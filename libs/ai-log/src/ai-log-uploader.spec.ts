@@ -36,7 +36,7 @@ function log(overrides: Partial<AiLog> = {}): AiLog {
   } as unknown as AiLog;
 }
 
-async function uploaderWith(answer: (req: unknown, version: unknown, options: CallOptions) => Promise<unknown>, replaced = false) {
+async function uploaderWith(answer: (req: unknown, version: unknown, options: CallOptions) => Promise<unknown>, replaced = false, pausedMs = 0) {
   const finished: Array<{ status: AiLogStatus; reason: string | null; next?: Date; outcome: string; startedAt: Date }> = [];
   const calls = { release: 0, holdUploads: [] as string[][] };
   const repository = {
@@ -45,7 +45,7 @@ async function uploaderWith(answer: (req: unknown, version: unknown, options: Ca
     },
     release: async () => void calls.release++,
   };
-  const pauses = { holdUploads: async (...args: string[]) => (calls.holdUploads.push(args), true) };
+  const pauses = { holdUploads: async (...args: string[]) => (calls.holdUploads.push(args), true), pausedMsSince: async () => pausedMs };
   const clients = { replacedSince: async () => replaced };
   const moduleRef = await Test.createTestingModule({
     providers: [
@@ -103,6 +103,12 @@ describe('AiLogUploader (Nest testing module)', () => {
     const { uploader, client } = await uploaderWith(async () => Promise.reject(error('transient')));
     const retried = log({ attemptCount: 1, receivedAt: new Date(Date.now() - 10 * HORIZON_MS), retriedAt: new Date() });
     expect(await uploader.send(retried, client, grant)).toMatchObject({ status: 'retrying' });
+  });
+
+  it('does not count the time the account was paused against the horizon', async () => {
+    const paused = await uploaderWith(async () => Promise.reject(error('transient')), false, HORIZON_MS);
+    const old = log({ attemptCount: 9, receivedAt: new Date(Date.now() - HORIZON_MS + 100) });
+    expect(await paused.uploader.send(old, paused.client, grant)).toMatchObject({ status: 'retrying' });
   });
 
   it('fails an auth refusal at once, unless the credentials were replaced since the client was made', async () => {

@@ -57,7 +57,7 @@ export class AiLogUploader {
 
   /**
    * HTTP 521 is WEEX's edge refusing this server's IP: an operator's problem, not the log's and not a passing outage.
-   * The log waits, due again as soon as uploads resume (the wait does not count against its horizon: makeDueNow), and
+   * The log waits, due again as soon as uploads resume (the wait does not count against its horizon), and
    * the account's uploads are held until an admin resumes them or UploadHoldProbe finds the exchange answering.
    */
   private async hold(log: AiLog, attempt: Pick<AttemptRecord, 'url' | 'startedAt'>, error: WeexApiError): Promise<UploadResult> {
@@ -90,11 +90,7 @@ export class AiLogUploader {
     const retryable = error.retryable || staleCredentials;
     const retryInMs = this.backoff(log.attemptCount);
     const nextAttemptAt = new Date(Date.now() + retryInMs);
-    // Transient failures are retried until the horizon: the next attempt would start after it, so there is none.
-    // An admin retry starts the horizon again.
-    const horizonStart = log.retriedAt ?? log.receivedAt;
-    const pastHorizon = nextAttemptAt.getTime() - horizonStart.getTime() > this.config.uploadRetryHorizonMs;
-    const giveUp = !retryable || pastHorizon;
+    const giveUp = !retryable || (await this.pastHorizon(log, nextAttemptAt));
     const reason = `${error.kind}: ${error.message}${retryable && giveUp ? ` (gave up after ${log.attemptCount} attempts over the retry horizon)` : ''}`;
     const record: AttemptRecord = {
       ...attempt,
@@ -112,6 +108,16 @@ export class AiLogUploader {
       return { status: 'failed' };
     }
     return { status: 'retrying', retryInMs };
+  }
+
+  /**
+   * Transient failures are retried until the horizon: the next attempt would start after it, so there is none. An
+   * admin retry starts the horizon again, and the time the account's uploads were paused or held does not count.
+   */
+  private async pastHorizon(log: AiLog, nextAttemptAt: Date): Promise<boolean> {
+    const start = log.retriedAt ?? log.receivedAt;
+    const over = (pausedMs: number) => nextAttemptAt.getTime() - start.getTime() - pausedMs > this.config.uploadRetryHorizonMs;
+    return over(0) && over(await this.pauses.pausedMsSince(log.accountId, start));
   }
 
   /** The client's backoff (exponential, half of it random) at UPLOAD_BACKOFF_MS, capped at UPLOAD_BACKOFF_MAX_MS. */

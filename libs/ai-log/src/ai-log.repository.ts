@@ -21,6 +21,12 @@ export interface Claim {
   paused: boolean;
 }
 
+/** A waiting log's place in its account's due order (next_attempt_at, then id): where a drainer's last claim was. */
+export interface DuePosition {
+  nextAttemptAt: Date;
+  id: string;
+}
+
 /** A failed log an admin sent back to the queue. */
 export interface RequeuedLog {
   id: string;
@@ -99,14 +105,17 @@ export class AiLogRepository {
    * while the upload is in flight; one more attempt), unless an admin has paused the account. The drainer claims a log only when the weight to send it is in hand and the
    * request goes out right after: a claim is an attempt under way, so a claim that lapses (its worker died) is an
    * attempt whose outcome is unknown (recoverLapsedClaims). SKIP LOCKED: drainers claiming at once get different logs.
+   * `after` starts the index scan past the drainer's last claim: the entries before it are mostly dead (logs claimed
+   * since the last VACUUM), and walking them made every claim cost the uploads since then.
    */
-  async claimNext(accountId: string, claimMs: number): Promise<Claim> {
+  async claimNext(accountId: string, claimMs: number, after?: DuePosition): Promise<Claim> {
     const now = new Date();
+    const past = after ? Prisma.sql`AND (next_attempt_at, id) > (${after.nextAttemptAt}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
     const [row] = await this.prisma.$queryRaw<Array<Partial<AiLog> & { paused: boolean | null }>>`
       WITH account AS (SELECT uploads_paused_at IS NOT NULL AS paused FROM accounts WHERE id = ${accountId}),
       target AS (
         SELECT id FROM ai_logs
-        WHERE account_id = ${accountId} AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now}
+        WHERE account_id = ${accountId} AND status IN ('queued', 'retrying') AND next_attempt_at <= ${now} ${past}
           AND NOT coalesce((SELECT paused FROM account), false)
         ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
       ),
@@ -210,16 +219,15 @@ export class AiLogRepository {
   }
 
   /**
-   * When an account's uploads resume: every log of it that waits is due now, and the time it waited paused (since
-   * `pausedAt`) does not count against its retry horizon (the horizon's start moves on by that much). Says how many.
+   * When an account's uploads resume: its logs waiting out a retry's backoff are due now (the others were due all
+   * along); says how many. Only those rows change, found from the present on in the due index: a resume costs the
+   * retries in backoff, never the backlog.
    */
-  async makeDueNow(accountId: string, pausedAt: Date | null = null): Promise<number> {
+  async retriesDueNow(accountId: string): Promise<number> {
     const now = new Date();
     return this.prisma.$executeRaw`
-      UPDATE ai_logs SET next_attempt_at = ${now}, updated_at = ${now},
-        retried_at = CASE WHEN ${pausedAt}::timestamptz IS NULL THEN retried_at
-          ELSE coalesce(retried_at, received_at) + (${now}::timestamptz - greatest(coalesce(retried_at, received_at), ${pausedAt}::timestamptz)) END
-      WHERE account_id = ${accountId} AND status IN ('queued', 'retrying')`;
+      UPDATE ai_logs SET next_attempt_at = ${now}, updated_at = ${now}
+      WHERE account_id = ${accountId} AND status IN ('queued', 'retrying') AND next_attempt_at > ${now}`;
   }
 
   /**

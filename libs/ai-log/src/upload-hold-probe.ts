@@ -30,11 +30,10 @@ export class UploadHoldProbe {
     const resumed: string[] = [];
     for (const accountId of await this.pauses.accountsHeldFor(IP_NOT_ALLOWLISTED)) {
       if (!(await this.answers(accountId))) continue;
-      const heldSince = await this.pauses.releaseHold(accountId, IP_NOT_ALLOWLISTED);
-      if (heldSince === null) continue; // an admin resumed or paused it meanwhile
-      const queued = await this.repository.makeDueNow(accountId, heldSince);
+      if (!(await this.pauses.releaseHold(accountId, IP_NOT_ALLOWLISTED))) continue; // an admin resumed or paused it meanwhile
+      const retries = await this.repository.retriesDueNow(accountId);
       await this.wakeups.wake([accountId]);
-      this.logger.log(`account ${accountId}: the exchange answers this server's IP again; uploads resumed (${queued} logs waiting, due now)`);
+      this.logger.log(`account ${accountId}: the exchange answers this server's IP again; uploads resumed (${retries} retries in backoff due now)`);
       resumed.push(accountId);
     }
     return resumed;

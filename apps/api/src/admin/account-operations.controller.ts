@@ -24,10 +24,13 @@ export class AccountOperationsController {
 
   @Post('resume')
   @HttpCode(200)
-  @ApiEndpoint("Resume an account's uploads", 'Its waiting logs are due now and queued; `queued` says how many.')
-  @ApiAnswer(200, 'Resumed', ResumedDto, { accountId: 'team-b', paused: false, pausedAt: null, pauseReason: null, queued: 17 })
+  @ApiEndpoint(
+    "Resume an account's uploads",
+    'Workers upload its waiting logs again at once; logs waiting out a retry backoff are due now (`retriesDueNow` says how many). The time paused does not count against their retry horizon.',
+  )
+  @ApiAnswer(200, 'Resumed', ResumedDto, { accountId: 'team-b', paused: false, pausedAt: null, pauseReason: null, retriesDueNow: 2 })
   @ApiErrors(404)
-  resumeAccountUploads(@Param('id') id: string): Promise<PauseState & { queued: number }> {
+  resumeAccountUploads(@Param('id') id: string): Promise<PauseState & { retriesDueNow: number }> {
     return this.accounts.resume(id);
   }
 

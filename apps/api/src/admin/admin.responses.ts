@@ -96,7 +96,7 @@ export class PauseStateDto implements PauseState {
 }
 
 export class ResumedDto extends PauseStateDto {
-  @ApiProperty({ ...COUNT, description: 'logs waiting, now due' }) queued: number;
+  @ApiProperty({ ...COUNT, description: 'logs that were waiting out a retry backoff, now due (the others were due all along)' }) retriesDueNow: number;
 }
 
 export class LogCountsDto {
