@@ -24,7 +24,10 @@ describe('draining after a long history', () => {
     (await fetch(`${suite.harness.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}` } })).json();
   const post = async (n: number, stage: string) => {
     for (let from = 0; from < n; from += 500) {
-      const logs = Array.from({ length: Math.min(500, n - from) }, (_, i) => `{"stage":"${stage}","model":"m","input":{"n":${from + i}},"output":{},"explanation":"e"}`);
+      const logs = Array.from(
+        { length: Math.min(500, n - from) },
+        (_, i) => `{"stage":"${stage}","model":"m","input":{"n":${from + i}},"output":{},"explanation":"e"}`,
+      );
       const res = await fetch(`${suite.harness.apiUrl}/v1/ai-logs/batch`, {
         method: 'POST',
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
@@ -38,17 +41,11 @@ describe('draining after a long history', () => {
   /** Buffers of the due index read so far, as PostgreSQL counts them for the whole database. */
   const dueIndexBuffers = async (): Promise<number> => {
     await suite.db.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await suite.db.query(
-      `SELECT (idx_blks_hit + idx_blks_read)::int AS n FROM pg_statio_user_indexes WHERE indexrelname = 'ai_logs_due_idx'`,
-    );
+    const { rows } = await suite.db.query(`SELECT (idx_blks_hit + idx_blks_read)::int AS n FROM pg_statio_user_indexes WHERE indexrelname = 'ai_logs_due_idx'`);
     return rows[0].n;
   };
   const backends = async (): Promise<Set<number>> =>
-    new Set(
-      (await suite.db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map(
-        (r) => r.pid,
-      ),
-    );
+    new Set((await suite.db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => r.pid));
 
   it('resumes changing only the retries in backoff, and claims at a cost that does not follow the dead entries', async () => {
     const { db } = suite;

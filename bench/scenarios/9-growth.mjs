@@ -14,6 +14,7 @@ import {
   reads,
   seededOrders,
   tableStats,
+  waiting,
 } from '../support/growth-measure.mjs';
 import { growthResult } from '../support/growth-report.mjs';
 import { poll, RssSampler } from '../support/processes.mjs';
@@ -83,10 +84,9 @@ export async function run() {
       };
       const pause = await adminUploads(api, 'pause');
       const ingested = await phase('ingest', () => ingest(api, { from, to, orderIds, batch: settings.batch, connections: settings.connections }));
+      const backlog = await waiting(gateway.database);
       const resume = await adminUploads(api, 'resume');
-      const drained = await phase('drain', () =>
-        drain({ sim, database: gateway.database, backlog: resume.answer.queued, sliceS: settings.sliceS, capS: settings.drainCapS }),
-      );
+      const drained = await phase('drain', () => drain({ sim, database: gateway.database, backlog, sliceS: settings.sliceS, capS: settings.drainCapS }));
       // A drain cut short by the cap is paused, so that the reads below do not race the rest of it.
       if (drained.left > 0) await adminUploads(api, 'pause');
       const latencies = await phase('reads', () => reads(api, gateway.database, { total: to, orderIds, n: settings.reads }));

@@ -56,7 +56,7 @@ async function limitedCall(url, { limitS, database, ...options }) {
 
 /**
  * Pauses or resumes the account's uploads as an admin does; answers the call's time and the answer. Sent with
- * node:http rather than fetch, which gives up on an answer after 300 s: a resume grows with the backlog.
+ * node:http rather than fetch, which gives up on an answer after 300 s (a resume grew with the backlog before issue 23).
  */
 export async function adminUploads(api, action) {
   const started = performance.now();
@@ -131,7 +131,7 @@ export async function drain({ sim, database, backlog, sliceS, capS }) {
 }
 
 /** The account's logs not yet uploaded or failed. */
-async function waiting(database) {
+export async function waiting(database) {
   const { rows } = await database.query(
     `SELECT count(*)::int AS n FROM ai_logs WHERE account_id = 'default' AND status IN ('queued', 'retrying', 'uploading')`,
   );

@@ -67,7 +67,10 @@ function drainerOf(script: Script, concurrency = 3) {
       inFlight--;
       events.push(`send ${log.id}`);
       const arrival = script.arrivals?.[log.id];
-      if (arrival) (due.push(arrival), due.sort());
+      if (arrival) {
+        due.push(arrival);
+        due.sort();
+      }
       return { status: 'uploaded' };
     },
   } as unknown as AiLogUploader;
