@@ -11,6 +11,9 @@ import { ExchangeErrorFilter } from '#libs/exchange-proxy';
  * that the document and the checks cannot disagree.
  */
 
+/** The header of a 429: how long to wait before trying again. */
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const, minimum: 1, example: 12 } } };
+
 /** Agent-key endpoints: AgentAuthGuard (401 without a valid key, 429 over its rate limit), and the scope they need. */
 export const AgentApi = (tag: string, ...scopes: AgentScope[]): ClassDecorator =>
   applyDecorators(
@@ -22,6 +25,7 @@ export const AgentApi = (tag: string, ...scopes: AgentScope[]): ClassDecorator =
       description: "Over the agent key's rate limit; see Retry-After",
       code: 'RATE_LIMITED',
       message: 'this agent key made too many requests; retry in 12 s',
+      headers: RETRY_AFTER,
     }),
     ...(scopes.length > 0 ? [Scopes(scopes)] : []),
   );
@@ -56,6 +60,7 @@ export const AdminApi = (tag: string): ClassDecorator =>
       description: 'Too many wrong admin tokens from this address; see Retry-After',
       code: 'RATE_LIMITED',
       message: 'too many wrong admin tokens from this address; retry in 42 s',
+      headers: RETRY_AFTER,
     }),
   );
 

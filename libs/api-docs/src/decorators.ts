@@ -26,7 +26,7 @@ const ERROR_MEANING: Record<number, ErrorMeaning> = {
     errors: [{ path: 'limit', message: 'limit must not be greater than 100' }],
   },
   404: { description: 'Not found for this account', code: 'NOT_FOUND', message: 'no AI log 0195f0c2-… for this account' },
-  409: { description: 'Conflict with the current state', code: 'CONFLICT', message: 'a request with this Idempotency-Key is still in flight' },
+  409: { description: 'Conflict with the current state; the message says which', code: 'CONFLICT', message: 'log 0195f0c2-… is not failed' },
   413: { description: 'Body over the size limit', code: 'PAYLOAD_TOO_LARGE', message: 'body is larger than 1048576 bytes' },
   422: {
     description: 'Idempotency-Key reused with a different body',
