@@ -52,14 +52,38 @@ describe('a read its client gave up on, or one that runs too long, stops in Post
       const request = fetch(`${api.url}/v1/compliance/coverage`, { headers: { authorization: `Bearer ${KEY}` }, signal: client.signal }).catch(
         (error: unknown) => error,
       );
-      // Its four statements over ai_logs (the counts, the list, the fills, the unmatched logs).
-      await waitFor('the coverage statements to wait for the lock', async () => ((await waiting()) === 4 ? true : undefined));
+      // Two of its four statements over ai_logs (the counts, the list, the fills, the unmatched logs): the window reads'
+      // connections (API_WINDOW_READ_CONNECTIONS); the other two wait for one.
+      await waitFor('the coverage statements to wait for the lock', async () => ((await waiting()) === 2 ? true : undefined));
       client.abort();
       expect(await request).toMatchObject({ name: 'AbortError' });
       await waitFor('no statement of the request left', async () => ((await waiting()) === 0 ? true : undefined), 5_000);
     });
     const res = await fetch(`${api.url}/v1/compliance/coverage`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(res.status).toBe(200);
+  });
+
+  it('a burst of slow coverage requests leaves the rest of the pool to other reads and the readiness probe', async () => {
+    const posted = await fetch(`${api.url}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: LOG,
+    });
+    const { id } = await posted.json();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE exchange_orders, exchange_trades, exchange_plan_orders IN ACCESS EXCLUSIVE MODE');
+    // Six requests of four statements each would hold every connection of the pool (10) waiting for the lock.
+    const burst = Array.from({ length: 6 }, () => fetch(`${api.url}/v1/compliance/coverage`, { headers: { authorization: `Bearer ${KEY}` } }));
+    try {
+      await waitFor('the window reads to wait for the lock', async () => ((await waiting()) === 2 ? true : undefined));
+      expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
+      const log = await fetch(`${api.url}/v1/ai-logs/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(log.status).toBe(200);
+      expect(await waiting()).toBe(2);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await Promise.all(burst)).map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it('a statement an operator cancels in PostgreSQL answers 503 QUERY_CANCELLED, not a 500', async () => {

@@ -34,7 +34,10 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         // Every statement of the API but ingest's commits (SqlPool) is bounded; window reads stop with their request.
-        RuntimeModule.forRoot(config, runtime, { requests: { statementTimeoutMs: config.apiStatementTimeoutMs } }),
+        RuntimeModule.forRoot(config, runtime, {
+          requests: { statementTimeoutMs: config.apiStatementTimeoutMs },
+          windowReadConnections: config.apiWindowReadConnections,
+        }),
         AccountsModule,
         AiLogModule,
         IdempotencyModule,

@@ -14,6 +14,14 @@ import { ExchangeErrorFilter } from '#libs/exchange-proxy';
 /** The header of a 429: how long to wait before trying again. */
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const, minimum: 1, example: 12 } } };
 
+/** Any endpoint that reads PostgreSQL: a statement stopped at API_STATEMENT_TIMEOUT_MS. */
+const QUERY_TIMEOUT = ApiError(503, {
+  description: 'A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later',
+  code: 'QUERY_TIMEOUT',
+  message:
+    'a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later',
+});
+
 /** Agent-key endpoints: AgentAuthGuard (401 without a valid key, 429 over its rate limit), and the scope they need. */
 export const AgentApi = (tag: string, ...scopes: AgentScope[]): ClassDecorator =>
   applyDecorators(
@@ -27,6 +35,7 @@ export const AgentApi = (tag: string, ...scopes: AgentScope[]): ClassDecorator =
       message: 'this agent key made too many requests; retry in 12 s',
       headers: RETRY_AFTER,
     }),
+    QUERY_TIMEOUT,
     ...(scopes.length > 0 ? [Scopes(scopes)] : []),
   );
 
@@ -62,6 +71,7 @@ export const AdminApi = (tag: string): ClassDecorator =>
       message: 'too many wrong admin tokens from this address; retry in 42 s',
       headers: RETRY_AFTER,
     }),
+    QUERY_TIMEOUT,
   );
 
 /** Endpoints without auth (probes and metrics): `security: []` in the document. */

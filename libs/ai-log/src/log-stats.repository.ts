@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AiLogStatus, DatabasePool, Prisma, PrismaService } from '#libs/database';
+import { AiLogStatus, WindowReadPool, Prisma, PrismaService } from '#libs/database';
 
 export type StatusCounts = Record<AiLogStatus, number>;
 
@@ -52,7 +52,7 @@ export function zeroCounts(): StatusCounts {
 export class LogStatsRepository {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly pool: DatabasePool,
+    private readonly pool: WindowReadPool,
   ) {}
 
   /** Logs by account and status. */

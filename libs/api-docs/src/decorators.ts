@@ -39,7 +39,12 @@ const ERROR_MEANING: Record<number, ErrorMeaning> = {
     code: 'EXCHANGE_AUTH_FAILED',
     message: 'the exchange refused our credentials',
   },
-  503: { description: 'The exchange or a dependency is unavailable', code: 'EXCHANGE_UNAVAILABLE', message: 'the exchange did not answer' },
+  503: {
+    description:
+      'The exchange or a dependency is unavailable (EXCHANGE_UNAVAILABLE), or a database statement ran past API_STATEMENT_TIMEOUT_MS (QUERY_TIMEOUT)',
+    code: 'EXCHANGE_UNAVAILABLE',
+    message: 'the exchange did not answer',
+  },
   504: {
     description: 'Sent, but no answer came back: for a cancel the outcome is unknown (EXCHANGE_OUTCOME_UNKNOWN), for a read it timed out (EXCHANGE_TIMEOUT)',
     code: 'EXCHANGE_OUTCOME_UNKNOWN',

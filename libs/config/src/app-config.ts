@@ -30,6 +30,11 @@ export class AppConfig {
   @IsInt() @Min(1_000) shutdownTimeoutMs: number;
   /** How long one PostgreSQL statement of the API may run (ingest's commits aside) before PostgreSQL stops it: a 503. */
   @IsInt() @Min(100) @Max(3_600_000) apiStatementTimeoutMs: number;
+  /**
+   * The API's connections for the reads whose cost grows with a window (coverage, the report, stats): however many such
+   * requests come at once, they wait for these, and the other reads and the readiness probe keep the rest.
+   */
+  @IsInt() @Min(1) @Max(100) apiWindowReadConnections: number;
 
   @IsOptional() @IsString() @MinLength(1) weexApiKey?: string;
   @IsOptional() @IsString() @MinLength(1) weexApiSecret?: string;

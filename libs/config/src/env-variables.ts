@@ -20,6 +20,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   REDIS_COMMAND_TIMEOUT_MS: { key: 'redisCommandTimeoutMs', kind: 'int', default: 500 },
   SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', kind: 'int', default: 30_000 },
   API_STATEMENT_TIMEOUT_MS: { key: 'apiStatementTimeoutMs', kind: 'int', default: 30_000 },
+  API_WINDOW_READ_CONNECTIONS: { key: 'apiWindowReadConnections', kind: 'int', default: 2 },
   WEEX_API_KEY: { key: 'weexApiKey', kind: 'string' },
   WEEX_API_SECRET: { key: 'weexApiSecret', kind: 'string' },
   WEEX_API_PASSPHRASE: { key: 'weexApiPassphrase', kind: 'string' },

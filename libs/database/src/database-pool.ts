@@ -12,6 +12,8 @@ export interface DatabasePoolOptions {
    * (coverage over a million logs).
    */
   requests?: { statementTimeoutMs: number };
+  /** How many connections WindowReadPool holds (2 by default). */
+  windowReadConnections?: number;
 }
 
 /**
@@ -26,7 +28,7 @@ export class DatabasePool extends pg.Pool implements OnApplicationShutdown {
 
   constructor(
     private readonly url: string,
-    { max = 10, requests }: DatabasePoolOptions = {},
+    { max = 10, requests }: Omit<DatabasePoolOptions, 'windowReadConnections'> = {},
   ) {
     super({ connectionString: url, max, ...(requests ? { statement_timeout: requests.statementTimeoutMs } : {}) });
     this.cancelOnAbort = requests !== undefined;
@@ -75,3 +77,11 @@ export class DatabasePool extends pg.Pool implements OnApplicationShutdown {
     await this.end();
   }
 }
+
+/**
+ * The few connections of the reads whose cost grows with a window (coverage, the judges' report, stats), apart from
+ * DatabasePool: a burst of them waits for these, and never takes the connections that the API's other reads and its
+ * readiness probe need (three slow coverage requests held the whole pool and made /health/ready answer 503).
+ */
+@Injectable()
+export class WindowReadPool extends DatabasePool {}

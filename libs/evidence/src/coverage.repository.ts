@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DatabasePool, Prisma } from '#libs/database';
+import { WindowReadPool, Prisma } from '#libs/database';
 
 /** How well an order is covered by AI logs: `covered` (one is uploaded), else `pending` (one is on its way), `failed` (all failed), `missing` (none). */
 export type OrderCoverage = 'covered' | 'pending' | 'failed' | 'missing';
@@ -95,7 +95,7 @@ const classifiedOrders = (accountId: string, from: Date, to: Date) => Prisma.sql
  */
 @Injectable()
 export class CoverageRepository {
-  constructor(private readonly pool: DatabasePool) {}
+  constructor(private readonly pool: WindowReadPool) {}
 
   async orderCounts(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<OrderCounts> {
     const [row] = await this.pool.rows<OrderCounts>(

@@ -15,12 +15,13 @@ describe('disconnectSignal', () => {
     expect(signal.aborted).toBe(true);
   });
 
-  it('stays quiet when the answer was sent: close comes after every answer', () => {
+  it('aborts when the answer was sent too, so that reads still running (siblings of one that failed) stop', () => {
     const res = response();
     const signal = disconnectSignal(res);
     res.writableFinished = true;
     res.emit('close');
-    expect(signal.aborted).toBe(false);
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).message).toBe('the request was answered');
   });
 
   it('is aborted already for a response whose connection is gone', () => {

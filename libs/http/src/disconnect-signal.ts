@@ -3,8 +3,10 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 
 /**
- * An AbortSignal that aborts when the client closes its connection before the answer is sent, for a handler to pass
- * to the reads that should stop with it (DatabasePool.rows): `coverage(@DisconnectSignal() signal: AbortSignal)`.
+ * An AbortSignal that aborts when the request is over, for a handler to pass to the reads that should stop with it
+ * (DatabasePool.rows): `coverage(@DisconnectSignal() signal: AbortSignal)`. Over means the client closed its connection
+ * before the answer, or the answer went out while reads were still running: the siblings of one that failed (a 503
+ * after a statement timeout) have nobody left to answer.
  */
 export const DisconnectSignal = createParamDecorator((_data: unknown, context: ExecutionContext): AbortSignal =>
   disconnectSignal(context.switchToHttp().getResponse<FastifyReply>().raw),
@@ -12,10 +14,8 @@ export const DisconnectSignal = createParamDecorator((_data: unknown, context: E
 
 export function disconnectSignal(response: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  // 'close' comes after the answer is sent too; only a response not finished by then was given up on.
-  const closed = () => {
-    if (!response.writableFinished) controller.abort(new Error('the client closed the connection before the answer'));
-  };
+  const closed = () =>
+    controller.abort(new Error(response.writableFinished ? 'the request was answered' : 'the client closed the connection before the answer'));
   if (response.destroyed) closed();
   else response.once('close', closed);
   return controller.signal;
