@@ -69,7 +69,7 @@ describe('a read its client gave up on, or one that runs too long, stops in Post
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: LOG,
     });
-    const { id } = await posted.json();
+    const { id } = (await posted.json()) as { id: string };
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE exchange_orders, exchange_trades, exchange_plan_orders IN ACCESS EXCLUSIVE MODE');
     // Six requests of four statements each would hold every connection of the pool (10) waiting for the lock.

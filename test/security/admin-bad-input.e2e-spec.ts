@@ -65,6 +65,25 @@ describe('repeated query parameters and malformed cookies are 400/401, never 500
     expect(statuses).toEqual({ signIn: 400, signInScript: 400, signInPost: 400, dashboard: 200, dashboardApi: 400 });
   });
 
+  it('answers 400 naming the parameter to dashboard URLs whose text is not UTF-8 or holds U+0000, never bull-board’s 500', async () => {
+    const paths = [
+      '/admin/queues?x=%00',
+      '/admin/queues?x=%ff',
+      '/admin/queues/?x=%c3%28',
+      '/admin/queues/api/queues?page=%F0%9F%A6',
+      '/admin/queues/queue/ai-log-upload?status=%00',
+      '/admin/queues/api/queues/ai-log-upload/%00/logs',
+    ];
+    const answers = [];
+    for (const path of paths) {
+      const res = await call(path, { token: ADMIN });
+      answers.push([path, res.status, (await res.json()).code]);
+    }
+    expect(answers).toEqual(paths.map((path) => [path, 400, 'VALIDATION_FAILED']));
+    const named: any = await (await call('/admin/queues?status=%ff', { token: ADMIN })).json();
+    expect(named.errors).toEqual([{ path: 'status', message: 'status must be UTF-8, percent-encoded' }]);
+  });
+
   it('clears a session cookie the gateway cannot have set and logs it at warn without its value: the bearer decides, and without one it is a 400', async () => {
     const signedIn = await fetch(`${api.url}/admin/sign-in`, {
       method: 'POST',

@@ -5,8 +5,8 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '#libs/accounts';
-import { HttpExceptionFilter, pageSecurity, securePage } from '#libs/http';
-import { expectNoQuery, validateBody, validateQuery } from '#libs/validation';
+import { HttpExceptionFilter, pageSecurity, securePage, unreadableUrlText } from '#libs/http';
+import { expectNoQuery, validateBody, validateQuery, ValidationFailedException } from '#libs/validation';
 import { issueSession, MALFORMED, readSessionCookie, SESSION_COOKIE, SESSION_MS, validSession } from './dashboard-session.js';
 import { signInPage, SIGN_IN_SECURITY } from './sign-in-page.js';
 import { SIGN_IN_SCRIPT } from './sign-in-script.js';
@@ -82,6 +82,9 @@ export async function mountQueueDashboard(fastify: FastifyInstance, queues: Queu
           securePage(reply, DASHBOARD_SECURITY);
           try {
             await admit(request, reply, auth, logger);
+            // The API's check of every URL runs in preValidation, whose error bull-board's own handler answers with a 500.
+            const unreadable = unreadableUrlText(request);
+            if (unreadable) throw new ValidationFailedException([unreadable]);
           } catch (error) {
             const page = request.method === 'GET' && !request.url.includes('/api/') && !request.headers.authorization;
             if (!(error instanceof UnauthorizedException) || !page) return errors.send(error, request, reply);

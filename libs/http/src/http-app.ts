@@ -9,7 +9,7 @@ import { badlyEncodedQuery } from './query-encoding.js';
 import { repeatedHeader } from './repeated-headers.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
 import { closeUnusedConnectionsOnClose } from './unused-connections.js';
-import { ValidationFailedException } from '#libs/validation';
+import { type FieldError, ValidationFailedException } from '#libs/validation';
 
 /** Request bodies above this many bytes get 413. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
@@ -97,11 +97,19 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   // The same for the path's parameters and the query (`/admin/accounts/%00`, `?accountId=%00`), on every route: a
   // callback hook, since it runs for every request.
   fastify.addHook('preValidation', (request, _reply, done) => {
-    const unstorable = badlyEncodedQuery(request.url) ?? findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
+    const unstorable = unreadableUrlText(request);
     done(unstorable ? new ValidationFailedException([unstorable]) : undefined);
   });
   closeUnusedConnectionsOnClose(fastify);
   await registerPageSecurity(fastify);
+}
+
+/**
+ * The first path parameter or query value that is not text the gateway can read and store (percent-encoding that is
+ * not UTF-8, U+0000, a lone surrogate), named; undefined when there is none.
+ */
+export function unreadableUrlText(request: FastifyRequest): FieldError | undefined {
+  return badlyEncodedQuery(request.url) ?? findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
 }
 
 /** Decodes and parses a JSON body (see configureHttpApp). */
