@@ -157,7 +157,18 @@ describe('Idempotency-Key on POST /v1/ai-logs', () => {
     expect((await suite.db.query(`SELECT count(*) FROM idempotency_keys WHERE key = 'old-1'`)).rows[0].count).toBe('0');
   });
 
-  it('rejects a malformed key', async () => {
-    expect((await post('has space')).status).toBe(400);
+  it('rejects a malformed key with 400 naming the header and its rule, for a single log and a batch', async () => {
+    for (const [key, path] of [
+      ['has space', '/v1/ai-logs'],
+      ['k'.repeat(256), '/v1/ai-logs'],
+      ['é', '/v1/ai-logs/batch'],
+    ]) {
+      const res = await post(key, path.endsWith('batch') ? `{"logs":[${BODY}]}` : BODY, path);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: [{ path: 'idempotency-key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces' }],
+      });
+    }
   });
 });

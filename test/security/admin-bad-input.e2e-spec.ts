@@ -77,7 +77,7 @@ describe('repeated query parameters and malformed cookies are 400/401, never 500
     const answers = [];
     for (const path of paths) {
       const res = await call(path, { token: ADMIN });
-      answers.push([path, res.status, (await res.json()).code]);
+      answers.push([path, res.status, ((await res.json()) as { code: string }).code]);
     }
     expect(answers).toEqual(paths.map((path) => [path, 400, 'VALIDATION_FAILED']));
     const named: any = await (await call('/admin/queues?status=%ff', { token: ADMIN })).json();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { BadRequestException, HttpException, Injectable } from '@nestjs/common';
+import { HttpException, Injectable } from '@nestjs/common';
 import { parseJson, stringifyJson } from '#libs/common';
+import { ValidationFailedException } from '#libs/validation';
 import { IdempotencyKeyInUseException } from './idempotency-key-in-use.exception.js';
 import { IdempotencyKeyTakenError } from './idempotency-key-taken.error.js';
 import { type IdempotencyClaim, IdempotencyRepository, type KeyOutcome } from './idempotency.repository.js';
@@ -60,7 +61,8 @@ export class IdempotencyService {
     work: (claim: IdempotencyClaim) => Promise<T>,
   ): Promise<T> {
     if (!KEY_PATTERN.test(key)) {
-      throw new BadRequestException('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
+      // Named as a field, like the answer to a repeated Idempotency-Key header (repeated-headers.ts).
+      throw new ValidationFailedException([{ path: 'idempotency-key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces' }]);
     }
     const agentKeyId = request.agent!.agentKeyId;
     const requestHash = createHash('sha256')
