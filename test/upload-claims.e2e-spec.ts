@@ -56,7 +56,11 @@ describe('claims that lapse, and outcomes that come late', () => {
     const claim = await repository().claimNext('default', 60_000);
     expect(claim.log?.id).toBe(id);
     await lapse(id);
-    const sweeps = await Promise.all([repository().recoverLapsedClaims(), repository().recoverLapsedClaims(), repository().recoverLapsedClaims()]);
+    const sweeps = await Promise.all([
+      repository().recoverLapsedClaims('simulator'),
+      repository().recoverLapsedClaims('simulator'),
+      repository().recoverLapsedClaims('simulator'),
+    ]);
     expect(sweeps.flat()).toEqual(['default']);
     expect(await row(id)).toEqual({ status: 'retrying', attempt_count: 1 });
     expect(await receipts(id)).toEqual([{ outcome: 'uncertain', log_status: 'retrying', receipt_seq: '1' }]);
@@ -71,7 +75,7 @@ describe('claims that lapse, and outcomes that come late', () => {
     const first = (await repository().claimNext('default', 60_000)).log!;
     expect(first.id).toBe(id);
     await lapse(id);
-    await repository().recoverLapsedClaims();
+    await repository().recoverLapsedClaims('simulator');
     const second = (await repository().claimNext('default', 60_000)).log!;
     expect(second.attemptCount).toBe(first.attemptCount + 1);
 

@@ -81,5 +81,10 @@ describe('claims held by leases', () => {
     const after = await counts('kill');
     expect(after.uncertain).toBeGreaterThan(0);
     expect(after.uploading).toBe(0);
+    // The uncertain attempt names where the upload went, as the others do (the simulator, in sandbox mode).
+    const { rows } = await suite.db.query(
+      `SELECT DISTINCT a.target FROM upload_attempts a JOIN ai_logs l ON l.id = a.log_id WHERE l.stage = 'kill' ORDER BY a.target`,
+    );
+    expect(rows).toEqual([{ target: 'simulator' }]);
   }, 120_000);
 });

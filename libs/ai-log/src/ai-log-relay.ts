@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { GatewayConfig } from '#libs/config';
 import { AiLogRepository } from './ai-log.repository.js';
 import { UploadWakeups } from './upload-wakeups.js';
 
@@ -14,11 +15,12 @@ export class AiLogRelay {
   constructor(
     private readonly repository: AiLogRepository,
     private readonly wakeups: UploadWakeups,
+    private readonly config: GatewayConfig,
   ) {}
 
   /** Wakes the accounts with a log due before `now - graceMs`, or with a claim that lapsed; returns how many. */
   async wakeDue(graceMs: number): Promise<number> {
-    const recovered = await this.repository.recoverLapsedClaims();
+    const recovered = await this.repository.recoverLapsedClaims(this.config.sandbox ? 'simulator' : 'exchange');
     const due = await this.repository.accountsWithDueLogs(new Date(Date.now() - graceMs));
     const accounts = [...new Set([...recovered, ...due])];
     await this.wakeups.wake(accounts, 0, false);

@@ -162,16 +162,17 @@ export class AiLogRepository {
   /**
    * Claims that lapsed (their worker died mid-upload) end as an `uncertain` attempt, since the request may have
    * reached the exchange, and their logs are due again now. Each is recorded as a link of its account's receipt chain,
-   * like any attempt; a claim another relay ended first is left alone. Returns the accounts of those logs.
+   * like any attempt (when it was sent is not known: its time is the recovery's); a claim another relay ended first is
+   * left alone. `target` is where uploads go (the simulator in sandbox mode). Returns the accounts of those logs.
    */
-  async recoverLapsedClaims(maxLogs = 500): Promise<string[]> {
+  async recoverLapsedClaims(target: AttemptRecord['target'], maxLogs = 500): Promise<string[]> {
     const now = new Date();
     const lapsed = await this.prisma.$queryRaw<Array<{ id: string; accountId: string }>>`
       SELECT id::text, account_id AS "accountId" FROM ai_logs WHERE status = 'uploading' AND claimed_until < statement_timestamp() LIMIT ${maxLogs}`;
     const accounts = new Set<string>();
     for (const { id, accountId } of lapsed) {
       const attempt: AttemptRecord = {
-        target: 'exchange',
+        target,
         url: '',
         startedAt: now,
         finishedAt: now,
