@@ -122,6 +122,10 @@ describe('wrong admin tokens are throttled per client address; the right one is 
     expect((await from('198.51.100.7', 'mistyped')).status).toBe(401);
     expect((await from('203.0.113.9', ADMIN)).status).toBe(200);
     expect((await from('198.51.100.7', ADMIN)).status).toBe(200);
+    // An entry that is not an address gets no counter of its own: made-up values are counted as their connection.
+    const madeUp = [];
+    for (let i = 0; i < 4; i++) madeUp.push((await from(`garbage-${i}!!`, `wrong-${i}`)).status);
+    expect(madeUp).toEqual([401, 401, 401, 429]);
     // Signed in through a TLS proxy, the session cookie is Secure; over plain HTTP it cannot be.
     const signIn = (headers: Record<string, string>) =>
       fetch(`${api.url}/admin/sign-in`, {

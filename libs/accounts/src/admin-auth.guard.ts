@@ -5,6 +5,7 @@ import { AdminAuthThrottle } from './admin-auth-throttle.js';
 import { AdminThrottledException } from './admin-throttled.exception.js';
 import { AdminTokenService } from './admin-token.service.js';
 import { bearerToken } from './bearer-token.js';
+import { clientAddress } from './client-address.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const WRONG_HEADER = 'Authorization header must be "Bearer <ADMIN_TOKEN>"';
@@ -24,7 +25,7 @@ export class AdminAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    await this.verify(bearerToken(request.headers.authorization), request.ip, WRONG_HEADER);
+    await this.verify(bearerToken(request.headers.authorization), clientAddress(request), WRONG_HEADER);
     return true;
   }
 

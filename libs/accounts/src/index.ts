@@ -13,4 +13,5 @@ export * from './agent-key.js';
 export * from './agent-quota.js';
 export * from './agent-rate-limiter.js';
 export * from './bearer-token.js';
+export * from './client-address.js';
 export * from './agent-before-body.js';

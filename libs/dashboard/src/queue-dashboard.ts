@@ -4,7 +4,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '#libs/accounts';
+import { bearerToken, clientAddress } from '#libs/accounts';
 import { HttpExceptionFilter, pageSecurity, securePage, unreadableUrlText } from '#libs/http';
 import { expectNoQuery, validateBody, validateQuery, ValidationFailedException } from '#libs/validation';
 import { issueSession, MALFORMED, readSessionCookie, SESSION_COOKIE, SESSION_MS, validSession } from './dashboard-session.js';
@@ -68,7 +68,7 @@ export async function mountQueueDashboard(fastify: FastifyInstance, queues: Queu
     scope.post(SIGN_IN_PATH, async (request, reply) => {
       expectNoQuery(request.query);
       const { token } = validateBody(SignInDto, request.body);
-      await auth.verify(token, request.ip, 'token must be the admin token (ADMIN_TOKEN)');
+      await auth.verify(token, clientAddress(request), 'token must be the admin token (ADMIN_TOKEN)');
       // Secure when the browser reached us over TLS (directly, or through a proxy named in TRUST_PROXY).
       const secure = request.protocol === 'https' ? '; Secure' : '';
       const cookie = `${SESSION_COOKIE}=${issueSession(auth.token()!)}; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure}`;
@@ -110,7 +110,7 @@ async function admit(request: FastifyRequest, reply: FastifyReply, auth: Dashboa
   const session = readSessionCookie(request.headers.cookie);
   const bearer = bearerToken(request.headers.authorization);
   if (session === MALFORMED) {
-    logger.warn(`malformed ${SESSION_COOKIE} cookie from ${request.ip} (request ${request.id}): cleared`);
+    logger.warn(`malformed ${SESSION_COOKIE} cookie from ${clientAddress(request)} (request ${request.id}): cleared`);
     reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/admin; HttpOnly; SameSite=Strict; Max-Age=0`);
     if (bearer === undefined) {
       throw new BadRequestException({
@@ -121,5 +121,5 @@ async function admit(request: FastifyRequest, reply: FastifyReply, auth: Dashboa
   }
   const token = auth.token();
   if (token && typeof session === 'string' && validSession(token, session)) return;
-  await auth.verify(bearer, request.ip, 'sign in at /admin/sign-in or send the admin token');
+  await auth.verify(bearer, clientAddress(request), 'sign in at /admin/sign-in or send the admin token');
 }
