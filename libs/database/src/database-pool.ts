@@ -30,10 +30,8 @@ export class DatabasePool extends pg.Pool implements OnApplicationShutdown {
     private readonly url: string,
     { max = 10, requests }: Omit<DatabasePoolOptions, 'windowReadConnections'> = {},
   ) {
-    super({ connectionString: url, max, ...(requests ? { statement_timeout: requests.statementTimeoutMs } : {}) });
+    super({ connectionString: requests ? withJitOff(url) : url, max, ...(requests ? { statement_timeout: requests.statementTimeoutMs } : {}) });
     this.cancelOnAbort = requests !== undefined;
-    // Queued ahead of the connection's first statement (a SET, so that `options` in DATABASE_URL stay the user's).
-    if (requests) this.on('connect', (client) => void client.query('SET jit = off').catch(() => undefined));
     // An idle client that loses its connection must not crash the process; the next query gets a new one.
     this.on('error', () => {});
   }
@@ -76,6 +74,16 @@ export class DatabasePool extends pg.Pool implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.end();
   }
+}
+
+/**
+ * DATABASE_URL with `-c jit=off` added to its `options` (the user's own kept): set when the connection starts, since a
+ * SET queued on connect ran beside the pool's first query on that client, which pg warns against.
+ */
+function withJitOff(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', [parsed.searchParams.get('options'), '-c jit=off'].filter(Boolean).join(' '));
+  return parsed.toString();
 }
 
 /**
