@@ -303,7 +303,7 @@ describe('admin: queue, logs, retries, pauses, account status', () => {
 
     const resumed = await adminPost('/admin/accounts/default/resume');
     expect(resumed.status).toBe(200);
-    expect(await json(resumed)).toEqual({ accountId: 'default', paused: false, pausedAt: null, pauseReason: null, queued: 3 });
+    expect(await json(resumed)).toEqual({ accountId: 'default', paused: false, pausedAt: null, pauseReason: null, retriesDueNow: 0 });
     await waitForStatus(ids, 'uploaded');
     expect(await simUploads('paused')).toBe(3);
   });
