@@ -1,3 +1,4 @@
+import { setImmediate as turn } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
 import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
@@ -48,6 +49,12 @@ interface LinkToCheck {
 }
 
 const PAGE = 1_000;
+/**
+ * Links verified between two turns of the event loop. A page is tens of milliseconds of CPU, and the check runs in the
+ * upload worker: verified a page at a time, it held each upload's every step that long, and the drain fell to 1-3
+ * uploads/s while a long check ran (bench scenario 9).
+ */
+const LINKS_PER_TURN = 50;
 /** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
 const FRONTIER_LINKS = 50_000;
 const SWEEP_LINKS = 10_000;
@@ -243,7 +250,8 @@ export class AuditChainCheck {
           },
         };
       const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(page.at(-1)!.seq!));
-      for (const row of page) {
+      for (const [i, row] of page.entries()) {
+        if (i % LINKS_PER_TURN === LINKS_PER_TURN - 1) await turn();
         // Made link by link: only the page's rows are held, never their parsed and canonical forms all at once.
         const link = toLink(chain, row);
         const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
