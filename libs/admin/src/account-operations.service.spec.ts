@@ -12,7 +12,7 @@ import { DueLogsQueue } from './due-logs-queue.js';
 const PAUSED_AT = new Date('2026-11-26T10:00:00.000Z');
 
 async function service(rows: Record<string, { uploadsPausedAt: Date | null; uploadsPauseReason: string | null }>) {
-  const calls = { madeDue: [] as string[], woken: [] as string[][] };
+  const calls = { broughtForward: [] as string[], woken: [] as string[][] };
   const accounts = {
     find: async (id: string) => rows[id],
     setPaused: async (id: string, paused: boolean) =>
@@ -21,7 +21,7 @@ async function service(rows: Record<string, { uploadsPausedAt: Date | null; uplo
         ? { uploadsPausedAt: rows[id].uploadsPausedAt ?? PAUSED_AT, uploadsPauseReason: rows[id].uploadsPauseReason ?? 'admin' }
         : { uploadsPausedAt: null, uploadsPauseReason: null }),
   };
-  const aiLogs = { retriesDueNow: async (id: string) => (calls.madeDue.push(id), 3) };
+  const aiLogs = { retriesDueNow: async (id: string) => (calls.broughtForward.push(id), 3) };
   const queue = { wake: async (ids: string[]) => void calls.woken.push(ids) };
   const moduleRef = await Test.createTestingModule({
     providers: [
@@ -47,7 +47,7 @@ describe('AccountOperationsService (Nest testing module)', () => {
   it('resumes: the retries in backoff are due now and the account is woken', async () => {
     const { operations, calls } = await service({ a: { uploadsPausedAt: PAUSED_AT, uploadsPauseReason: 'ip_not_allowlisted' } });
     expect(await operations.resume('a')).toEqual({ accountId: 'a', paused: false, pausedAt: null, pauseReason: null, retriesDueNow: 3 });
-    expect(calls.madeDue).toEqual(['a']);
+    expect(calls.broughtForward).toEqual(['a']);
     expect(calls.woken).toEqual([['a']]);
   });
 
@@ -55,6 +55,6 @@ describe('AccountOperationsService (Nest testing module)', () => {
     const { operations, calls } = await service({});
     await expect(operations.pause('nobody')).rejects.toBeInstanceOf(NotFoundException);
     await expect(operations.resume('nobody')).rejects.toBeInstanceOf(NotFoundException);
-    expect(calls).toEqual({ madeDue: [], woken: [] });
+    expect(calls).toEqual({ broughtForward: [], woken: [] });
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
+import { attemptTarget } from './ai-log-uploader.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { UploadWakeups } from './upload-wakeups.js';
 
@@ -20,7 +21,7 @@ export class AiLogRelay {
 
   /** Wakes the accounts with a log due before `now - graceMs`, or with a claim that lapsed; returns how many. */
   async wakeDue(graceMs: number): Promise<number> {
-    const recovered = await this.repository.recoverLapsedClaims(this.config.sandbox ? 'simulator' : 'exchange');
+    const recovered = await this.repository.recoverLapsedClaims(attemptTarget(false, this.config));
     const due = await this.repository.accountsWithDueLogs(new Date(Date.now() - graceMs));
     const accounts = [...new Set([...recovered, ...due])];
     await this.wakeups.wake(accounts, 0, false);

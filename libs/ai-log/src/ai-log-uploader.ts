@@ -49,7 +49,7 @@ export class AiLogUploader {
       await this.repository.release(log.id, new Date(Date.now() + this.backoff(log.attemptCount)));
       throw error;
     }
-    const finished = { ...attempt, target: target(res.simulator, this.config), finishedAt: new Date() };
+    const finished = { ...attempt, target: attemptTarget(res.simulator, this.config), finishedAt: new Date() };
     const record: AttemptRecord = { ...finished, outcome: 'uploaded', httpStatus: res.httpStatus, exchangeCode: res.code, exchangeMessage: res.msg };
     await this.repository.finishAttempt(log.id, log.attemptCount, record, AiLogStatus.uploaded, null);
     return { status: 'uploaded' };
@@ -63,7 +63,7 @@ export class AiLogUploader {
   private async hold(log: AiLog, attempt: Pick<AttemptRecord, 'url' | 'startedAt'>, error: WeexApiError): Promise<UploadResult> {
     const record: AttemptRecord = {
       ...attempt,
-      target: target(error.details.simulator ?? false, this.config),
+      target: attemptTarget(error.details.simulator ?? false, this.config),
       finishedAt: new Date(),
       outcome: 'retryable',
       httpStatus: error.httpStatus,
@@ -94,7 +94,7 @@ export class AiLogUploader {
     const reason = `${error.kind}: ${error.message}${retryable && giveUp ? ` (gave up after ${log.attemptCount} attempts over the retry horizon)` : ''}`;
     const record: AttemptRecord = {
       ...attempt,
-      target: target(error.details.simulator ?? false, this.config),
+      target: attemptTarget(error.details.simulator ?? false, this.config),
       finishedAt: new Date(),
       outcome: error.kind === 'uncertain' ? 'uncertain' : retryable ? 'retryable' : 'permanent',
       httpStatus: error.httpStatus,
@@ -137,6 +137,7 @@ function toRequest(log: AiLog) {
   };
 }
 
-function target(simulatorAnswered: boolean, config: GatewayConfig): 'simulator' | 'exchange' {
+/** Where an attempt went: the simulator when it said it answered, or in sandbox mode; else the exchange. */
+export function attemptTarget(simulatorAnswered: boolean, config: GatewayConfig): AttemptRecord['target'] {
   return simulatorAnswered || config.sandbox ? 'simulator' : 'exchange';
 }

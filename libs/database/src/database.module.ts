@@ -6,8 +6,8 @@ import { SqlPool } from './sql-pool.js';
 export const DATABASE_URL = Symbol('DATABASE_URL');
 
 /**
- * Provides PrismaService (on DatabasePool, which `pool` configures), WindowReadPool and ingest's SqlPool for the PostgreSQL the process
- * prepared at start (a server, or embedded PGlite).
+ * Provides PrismaService (on DatabasePool, which `pool` configures), WindowReadPool and ingest's SqlPool for the
+ * PostgreSQL the process prepared at start (a server, or embedded PGlite).
  */
 @Global()
 @Module({})
