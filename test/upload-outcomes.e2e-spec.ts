@@ -76,7 +76,8 @@ describe('upload outcomes', () => {
       WEEX_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
       UPLOAD_BACKOFF_MS: '100',
       UPLOAD_BACKOFF_MAX_MS: '400',
-      UPLOAD_RETRY_HORIZON_MS: '1000',
+      // Counted from acceptance: long enough that a slow first attempt still leaves room for more.
+      UPLOAD_RETRY_HORIZON_MS: '4000',
     };
     await withGateway(env, async (h) => {
       const view = await postAndWait(h, 'failed');

@@ -124,7 +124,7 @@ export class MetricsService {
    */
   render(): Promise<string> {
     this.rendering ??= this.collect()
-      .then(async () => (await this.registry.metrics()) + (await this.process.registry.metrics()))
+      .then(async () => canonicalNaN((await this.registry.metrics()) + (await this.process.registry.metrics())))
       .finally(() => (this.rendering = undefined));
     return this.rendering;
   }
@@ -192,3 +192,6 @@ export class MetricsService {
     );
   }
 }
+
+/** prom-client writes NaN as `Nan` (e.g. the event-loop lag before its first sample); the exposition formats spell it `NaN`. */
+export const canonicalNaN = (text: string): string => text.replace(/^([^#].*) Nan$/gm, '$1 NaN');
