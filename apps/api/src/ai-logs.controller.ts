@@ -1,9 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { type Accepted, AiLogService, type AiLogView, type BatchItemResult, CreateAiLogDto, readAiLog, readBatch } from '#libs/ai-log';
 import { Agent, type AgentIdentity, AgentQuota } from '#libs/accounts';
-import { ApiAnswer, ApiEndpoint, ApiError, ApiErrors } from '#libs/api-docs';
+import { ApiAnswer, ApiEndpoint, ApiError, ApiErrors, ApiTextAnswer } from '#libs/api-docs';
+import { AuditProofs, PROOF_RETRY_AFTER_S } from '#libs/audit';
 import { GatewayConfig } from '#libs/config';
 import { type CheckedTextRequest, CHECKS_OWN_TEXT, NoQueryDto, takeBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService, KEY_IN_USE_RETRY_AFTER_S } from '#libs/idempotency';
@@ -22,6 +24,20 @@ const LOG_EXAMPLE = {
   output: { action: 'BUY', size: '0.01' },
   explanation: 'Momentum and funding both favour a long.',
 };
+const PROOF_EXAMPLE = [
+  'c2sp.org/tlog-proof@v1',
+  'extra eyJhY2NvdW50SWQiOiJkZWZhdWx0Iiwi…base64 of the log as accepted…',
+  'index 1841',
+  'nB1ox0jSG6RkJ2iHmIfb0c6Rmdf5yq0MFx9lh8Xm9Ls=',
+  '',
+  'weex-ai-log-gateway.local/default',
+  '1842',
+  'qJ8mYl7sRkqH4tq0WfZbLxG2c9oD6jVnE1UQ3uQ5v1M=',
+  'receipt-chain 1790 5be1…64 hex…',
+  '',
+  '— weex-ai-log-gateway.local Wg6cH2nXk…base64 signature…',
+  '',
+].join('\n');
 const QUEUED = { index: 0, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: 'queued', receivedAt: '2026-11-22T10:00:00.000Z' };
 const IDEMPOTENCY = ApiHeader({
   name: 'Idempotency-Key',
@@ -51,6 +67,7 @@ export class AiLogsController {
     private readonly config: GatewayConfig,
     private readonly idempotency: IdempotencyService,
     private readonly quota: AgentQuota,
+    private readonly proofs: AuditProofs,
   ) {}
 
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
@@ -180,5 +197,24 @@ export class AiLogsController {
   @Scopes(['logs:write', 'exchange:read'])
   getAiLog(@Param('id') id: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AiLogView> {
     return this.logs.get(id, agent.accountId, this.config.sandbox ? 'simulator' : 'exchange');
+  }
+
+  @Get(':id/proof')
+  @ApiEndpoint(
+    'Proof that the log is in the signed tree: a c2sp.org/tlog-proof@v1 file',
+    "The log's index (seq − 1), its inclusion proof (RFC 9162), and the latest signed checkpoint that covers it; the `extra` line is the log as accepted (its canonical JSON, base64), whose leaf hash the proof starts from. `npm run audit:verify -- --proof FILE --key VKEY` and the /verify page check it offline. 409 with Retry-After while no checkpoint covers the log yet (POST /v1/audit/checkpoints signs one now).",
+  )
+  @ApiTextAnswer('The proof file', { 'text/plain': PROOF_EXAMPLE })
+  @ApiErrors(404)
+  @ApiError(409, {
+    description: 'No signed checkpoint covers the log yet',
+    code: 'CONFLICT',
+    message: 'AI log … (seq 1843) is not covered by a signed checkpoint yet: …',
+    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: PROOF_RETRY_AFTER_S } } },
+  })
+  @Scopes(['logs:write', 'exchange:read'])
+  async getAiLogProof(@Param('id') id: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): Promise<void> {
+    const proof = await this.proofs.inclusion(agent.accountId, id);
+    void reply.type('text/plain; charset=utf-8').send(proof);
   }
 }

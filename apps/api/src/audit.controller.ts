@@ -9,6 +9,10 @@ import {
   AuditCheckpoints,
   AuditExport,
   AuditExportQueryDto,
+  AuditProofs,
+  type ConsistencyView,
+  ConsistencyQueryDto,
+  consistencySizes,
   AuditReportService,
   AuditSigner,
   AuditWindowQueryDto,
@@ -20,7 +24,7 @@ import {
   reportWindow,
 } from '#libs/audit';
 import { disconnectSignal, NoQueryDto, securePage } from '#libs/http';
-import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, PublicKeyDto } from './audit.responses.js';
+import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, ConsistencyDto, PublicKeyDto } from './audit.responses.js';
 import { AgentApi } from './controller-kinds.js';
 
 const HASH = '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928';
@@ -52,13 +56,23 @@ const CHECKPOINT = {
   signature: 'MEUCIQ…base64…',
   keyId: '4b1d…64 hex…',
 };
+const VKEY = 'weex-ai-log-gateway.local+5a0e9c1f+AQ3uQ5v1PqJ8mYl7sRkqH4tq0WfZbLxG2c9oD6jVnE1U';
+const NOTE = [
+  'weex-ai-log-gateway.local/default',
+  '1842',
+  'nB1ox0jSG6RkJ2iHmIfb0c6Rmdf5yq0MFx9lh8Xm9Ls=',
+  `receipt-chain ${RECEIPTS.seq} ${RECEIPTS.hash}`,
+  '',
+  '— weex-ai-log-gateway.local Wg6cH2nXk…base64 signature…',
+  '',
+].join('\n');
 const CHECK = {
   accountId: 'default',
   ok: false,
   checkedAt: '2026-11-22T10:00:30.000Z',
   complete: false,
   runningSince: null,
-  logs: { verifiedSeq: '1', verifiedHash: '3c9d…64 hex…', sweptAt: null },
+  logs: { verifiedSeq: '1', verifiedHash: '3c9d…64 hex…', sweptAt: null, treeRoot: 'nB1ox0jSG6RkJ2iHmIfb0c6Rmdf5yq0MFx9lh8Xm9Ls=' },
   receipts: { verifiedSeq: '1790', verifiedHash: RECEIPTS.hash, sweptAt: null },
   broken: { chain: 'logs', seq: '2', reason: 'seq 3 follows seq 1: logs are missing', since: '2026-11-22T10:00:30.000Z' },
 };
@@ -76,6 +90,7 @@ export class AuditController {
     private readonly exports: AuditExport,
     private readonly signer: AuditSigner,
     private readonly reports: AuditReportService,
+    private readonly proofs: AuditProofs,
   ) {}
 
   @Get('head')
@@ -120,6 +135,48 @@ export class AuditController {
   @ApiAnswer(200, 'Where the check stands', AuditCheckDto, CHECK)
   verifyAuditChain(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AuditCheckView> {
     return this.check.run(agent.accountId);
+  }
+
+  @Get('checkpoint')
+  @ApiEndpoint(
+    'The latest checkpoint as a c2sp.org/tlog-checkpoint signed note',
+    "Origin `<AUDIT_ORIGIN>/<accountId>`, the number of logs in the Merkle tree (RFC 9162), its root (base64), the receipt chain's head as the extension line `receipt-chain <seq> <hash>`, then the Ed25519 signature line of the key GET /v1/audit/verifier-key serves. Any c2sp.org/signed-note implementation opens it. 404 before the first checkpoint, or without a signing key.",
+  )
+  @ApiTextAnswer('The signed checkpoint', { 'text/plain': NOTE })
+  @ApiErrors(404)
+  async getAuditCheckpoint(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): Promise<void> {
+    const latest = await this.proofs.latestCheckpoint(agent.accountId);
+    if (!latest) throw new NotFoundException('no checkpoint of the log tree is signed yet: POST /v1/audit/checkpoints signs one (it needs AUDIT_SIGNING_KEY)');
+    void reply.type('text/plain; charset=utf-8').send(latest);
+  }
+
+  @Get('verifier-key')
+  @ApiEndpoint(
+    "The checkpoints' key as a c2sp.org/signed-note verifier key",
+    '`<name>+<hex key id>+<base64 key>`, the name being AUDIT_ORIGIN: what `npm run audit:verify -- --proof FILE --key VKEY` and any note verifier take. The same Ed25519 key as GET /v1/audit/public-key.',
+  )
+  @ApiTextAnswer('The verifier key, one line', { 'text/plain': `${VKEY}\n` })
+  @ApiErrors(404)
+  getAuditVerifierKey(@Query() _query: NoQueryDto, @Res() reply: FastifyReply): void {
+    const vkey = this.signer.verifierKey();
+    if (!vkey) throw new NotFoundException('no audit signing key is configured (AUDIT_SIGNING_KEY)');
+    void reply.type('text/plain; charset=utf-8').send(`${vkey}\n`);
+  }
+
+  @Get('consistency')
+  @ApiEndpoint(
+    'Proof that the tree of `from` logs is a prefix of the tree of `to` logs (RFC 9162 §2.1.4)',
+    'What a witness checks before it cosigns a larger checkpoint: nothing before `from` was changed or removed. Sizes are decimal strings; 400 unless 1 <= from <= to; 404 when `to` is beyond the logs verified so far.',
+  )
+  @ApiAnswer(200, 'The proof: hashes, base64, in RFC 9162 order', ConsistencyDto, {
+    from: '1000',
+    to: '1842',
+    hashes: ['nB1ox0jSG6RkJ2iHmIfb0c6Rmdf5yq0MFx9lh8Xm9Ls='],
+  })
+  @ApiErrors(400, 404)
+  getAuditConsistency(@Query() query: ConsistencyQueryDto, @Agent() agent: AgentIdentity): Promise<ConsistencyView> {
+    const { from, to } = consistencySizes(query);
+    return this.proofs.consistency(agent.accountId, from, to);
   }
 
   @Get('public-key')

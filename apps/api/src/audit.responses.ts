@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId, ApiInstant, ApiNullable } from '#libs/api-docs';
-import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, Finding } from '#libs/audit';
+import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, ConsistencyView, Finding, LogChainCheckView } from '#libs/audit';
 
 /** The answers of /v1/audit, as OpenAPI schemas. Seqs are 64-bit: strings of digits. */
 
@@ -122,6 +122,11 @@ export class ChainCheckDto implements ChainCheckView {
   sweptAt: string | null;
 }
 
+export class LogChainCheckDto extends ChainCheckDto implements LogChainCheckView {
+  @ApiProperty({ description: 'root of the Merkle tree (RFC 9162) of the logs up to verifiedSeq, base64: what a checkpoint of that size signs' })
+  treeRoot: string;
+}
+
 export class AuditCheckDto implements AuditCheckView {
   @ApiProperty()
   accountId: string;
@@ -142,8 +147,8 @@ export class AuditCheckDto implements AuditCheckView {
   })
   runningSince: string | null;
 
-  @ApiProperty({ type: ChainCheckDto })
-  logs: ChainCheckDto;
+  @ApiProperty({ type: LogChainCheckDto })
+  logs: LogChainCheckDto;
 
   @ApiProperty({ type: ChainCheckDto })
   receipts: ChainCheckDto;
@@ -158,4 +163,15 @@ export class PublicKeyDto {
 
   @ApiProperty({ description: 'SHA-256 hex of the key' })
   keyId: string;
+}
+
+export class ConsistencyDto implements ConsistencyView {
+  @ApiId({ description: 'the earlier tree size' })
+  from: string;
+
+  @ApiId({ description: 'the later tree size' })
+  to: string;
+
+  @ApiProperty({ type: [String], description: 'RFC 9162 consistency proof, SHA-256 hashes in base64; empty when from = to' })
+  hashes: string[];
 }

@@ -1,11 +1,68 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { type ChainReport, ExportVerifier, readPublicKey, type VerifyReport } from '#libs/audit-chain';
+import { type ChainReport, ExportVerifier, readPublicKey, verifyProofFile, type VerifyReport } from '#libs/audit-chain';
 
 // `npm run audit:verify -- <export file> [--head <hash>] [--pubkey <file>] [--allow-partial]`: recomputes an audit
 // export's hash chains and signatures. Exit 0: unbroken and anchored; 1: broken (the first broken link is printed);
 // 2: bad usage; 3: partial (a chain starts mid-way with no verified checkpoint before it), unless --allow-partial.
-const USAGE = 'usage: npm run audit:verify -- <export.jsonl|export.csv> [--head <hash>] [--pubkey <public key PEM file>] [--allow-partial]';
+// `npm run audit:verify -- --proof <file> --key <vkey> [--witness <vkey>]... [--min-cosignatures <k>] [--origin <o>]`:
+// checks one decision's proof file. Exit 0: verified; 1: not; 2: bad usage.
+const USAGE = [
+  'usage: npm run audit:verify -- <export.jsonl|export.csv> [--head <hash>] [--pubkey <public key PEM file>] [--allow-partial]',
+  '       npm run audit:verify -- --proof <file> --key <verifier key or file> [--witness <verifier key or file>]... [--min-cosignatures <k>] [--origin <origin>]',
+].join('\n');
+
+interface ProofArgs {
+  proof: string;
+  key: string;
+  witnesses: string[];
+  minCosignatures?: number;
+  origin?: string;
+}
+
+/** A verifier key given as itself or as a file holding it. */
+const keyArg = (value: string | undefined, flag: string): string => {
+  if (!value) throw new Error(`${flag} needs a verifier key or a file holding one`);
+  return value.includes('+') || !existsSync(value) ? value : readFileSync(value, 'utf8').trim();
+};
+
+function parseProofArgs(argv: string[]): ProofArgs {
+  const args: ProofArgs = { proof: '', key: '', witnesses: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--proof') args.proof = argv[++i] ?? '';
+    else if (flag === '--key') args.key = keyArg(argv[++i], flag);
+    else if (flag === '--witness') args.witnesses.push(keyArg(argv[++i], flag));
+    else if (flag === '--origin') args.origin = argv[++i];
+    else if (flag === '--min-cosignatures') {
+      const k = argv[++i] ?? '';
+      if (!/^\d{1,3}$/.test(k)) throw new Error('--min-cosignatures must be a whole number');
+      args.minCosignatures = Number(k);
+    } else throw new Error(`unexpected argument ${flag}`);
+  }
+  if (!args.proof) throw new Error('--proof needs the proof file');
+  if (!args.key) throw new Error("--key is required: the gateway's verifier key (GET /v1/audit/verifier-key)");
+  return args;
+}
+
+function verifyProof(args: ProofArgs): void {
+  const report = verifyProofFile(readFileSync(args.proof), {
+    key: args.key,
+    origin: args.origin,
+    witnesses: args.witnesses,
+    minCosignatures: args.minCosignatures,
+  });
+  if (!report.ok) {
+    process.stdout.write(`NOT VERIFIED: ${report.reason}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`VERIFIED: log at index ${report.index} (seq ${report.index + 1n}) of ${report.origin}, in its signed tree of ${report.size} logs\n`);
+  for (const line of report.extensions) process.stdout.write(`checkpoint extension: ${line}\n`);
+  const cosigners = report.cosignatures.map((c) => `${c.name} at ${new Date(Number(c.timestamp) * 1000).toISOString()}`);
+  process.stdout.write(`cosigned by: ${cosigners.length ? cosigners.join(', ') : 'no witness given'}\n`);
+  process.stdout.write(`the log as accepted:\n${report.entry}\n`);
+}
 
 function parseArgs(argv: string[]): { file: string; head?: string; pubkey?: string; allowPartial: boolean } {
   const args = { file: '', head: undefined as string | undefined, pubkey: undefined as string | undefined, allowPartial: false };
@@ -50,7 +107,15 @@ function describe(name: string, chain: ChainReport): string {
 }
 
 try {
-  const args = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--proof')) verifyProof(parseProofArgs(argv));
+  else await verifyExport(parseArgs(argv));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  process.exitCode = 2;
+}
+
+async function verifyExport(args: ReturnType<typeof parseArgs>): Promise<void> {
   const publicKey = args.pubkey ? readPublicKey(readFileSync(args.pubkey, 'utf8')) : undefined;
   const report = await verify(args.file, new ExportVerifier({ head: args.head, publicKey }));
   if (report.ok) {
@@ -75,7 +140,4 @@ try {
     process.stdout.write(`BROKEN at ${at}line ${report.broken!.line}: ${report.broken!.reason}\n`);
     process.exitCode = 1;
   }
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-  process.exitCode = 2;
 }

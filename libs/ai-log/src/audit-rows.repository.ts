@@ -107,6 +107,14 @@ export class AuditRows {
     };
   }
 
+  /** One log of the account by its id, with its link (receipt fields null): what a proof of it is made from. */
+  async logById(accountId: string, id: string): Promise<LogRow | undefined> {
+    const [row] = await this.prisma.$queryRaw<LogRow[]>`
+      SELECT ${LOG_COLUMNS}, NULL AS receipt_seq, NULL AS receipt_status, NULL AS receipt_at, NULL AS receipt_code
+      FROM ai_logs l WHERE l.id = ${id}::uuid AND l.account_id = ${accountId}`;
+    return row;
+  }
+
   /** Every account that has a chain. */
   async accounts(): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<Array<{ account_id: string }>>`

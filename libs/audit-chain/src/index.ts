@@ -6,3 +6,4 @@ export * from './export-csv.js';
 export * from './export-format.js';
 export * from './receipt.js';
 export * from './verify-export.js';
+export * from './verify-proof.js';

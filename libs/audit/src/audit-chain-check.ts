@@ -3,6 +3,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { canonicalLog, canonicalReceipt, ChainWalker, GENESIS_HASH, statusAgrees } from '#libs/audit-chain';
 import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
+import { MerkleArgumentError } from '#libs/merkle-tree';
+import { AuditTreeRepository } from './audit-tree.repository.js';
+import { LogTreeBuilder } from './log-tree-builder.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 type Chain = 'logs' | 'receipts';
@@ -26,7 +29,7 @@ export interface AuditCheckView {
    * other fields are then the last completed run's result, as of `checkedAt`.
    */
   runningSince: string | null;
-  logs: ChainCheckView;
+  logs: LogChainCheckView;
   receipts: ChainCheckView;
   broken: (Finding & { since: string }) | null;
 }
@@ -37,6 +40,11 @@ export interface ChainCheckView {
   verifiedHash: string;
   /** When the re-verification of the older links last got to the frontier with nothing broken. */
   sweptAt: string | null;
+}
+
+export interface LogChainCheckView extends ChainCheckView {
+  /** Root of the Merkle tree (RFC 9162) of the logs up to the frontier, base64: what a checkpoint of that size signs. */
+  treeRoot: string;
 }
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
@@ -83,6 +91,7 @@ export class AuditChainCheck {
     private readonly rows: AuditRows,
     private readonly checks: AuditCheckRepository,
     private readonly checkpoints: AuditCheckpointRepository,
+    private readonly tree: AuditTreeRepository,
   ) {}
 
   /**
@@ -127,7 +136,8 @@ export class AuditChainCheck {
     const counted = await this.count(state);
     const heads = await this.rows.heads(accountId);
     const beyond = counted.finding ? undefined : (beyondHead('logs', counted.lastLog, heads) ?? beyondHead('receipts', counted.lastReceipt, heads));
-    const logs = await this.walk('logs', accountId, { seq: state.logSeq.toString(), hash: state.logHash }, BigInt(heads.logs.seq), FRONTIER_LINKS);
+    const { tree, from, finding: treeFinding } = resumeTree(state);
+    const logs = treeFinding ? { reached: from } : await this.walk('logs', accountId, from, BigInt(heads.logs.seq), FRONTIER_LINKS, tree);
     const receipts = await this.walk(
       'receipts',
       accountId,
@@ -138,6 +148,7 @@ export class AuditChainCheck {
     const sweepLogs = await this.sweep('logs', state, { seq: state.sweepLogSeq.toString(), hash: state.sweepLogHash });
     const sweepReceipts = await this.sweep('receipts', state, { seq: state.sweepReceiptSeq.toString(), hash: state.sweepReceiptHash });
     const finding =
+      treeFinding ??
       counted.finding ??
       beyond ??
       logs.finding ??
@@ -151,6 +162,7 @@ export class AuditChainCheck {
     const update: AuditCheckUpdate = {
       logSeq: BigInt(logs.reached.seq),
       logHash: logs.reached.hash,
+      logTree: new Uint8Array(tree.serialized()),
       receiptSeq: BigInt(receipts.reached.seq),
       receiptHash: receipts.reached.hash,
       sweepLogSeq: BigInt(sweepLogs.reached.seq),
@@ -233,7 +245,30 @@ export class AuditChainCheck {
    * Verifies a chain from `from` (a link verified earlier) towards seq `to`, at most `budget` links. Answers how far it
    * got, and the first rule broken on the way.
    */
-  private async walk(chain: Chain, accountId: string, from: Link, to: bigint, budget: number): Promise<{ reached: Link; finding?: Finding }> {
+  private async walk(
+    chain: Chain,
+    accountId: string,
+    from: Link,
+    to: bigint,
+    budget: number,
+    tree?: LogTreeBuilder,
+  ): Promise<{ reached: Link; finding?: Finding }> {
+    try {
+      return await this.walkPages(chain, accountId, from, to, budget, tree);
+    } finally {
+      // The leaves of every link verified, stored before the frontier that covers them is saved.
+      if (tree) await this.tree.store(accountId, tree.take());
+    }
+  }
+
+  private async walkPages(
+    chain: Chain,
+    accountId: string,
+    from: Link,
+    to: bigint,
+    budget: number,
+    tree?: LogTreeBuilder,
+  ): Promise<{ reached: Link; finding?: Finding }> {
     const walker = new ChainWalker(NOUNS[chain]);
     walker.checkpoint(BigInt(from.seq), from.hash, true);
     let reached = from;
@@ -257,7 +292,9 @@ export class AuditChainCheck {
         const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
         if (reason) return { reached, finding: { chain, seq: link.seq, reason } };
         reached = { seq: link.seq, hash: link.hash };
+        tree?.add(link.canonical);
       }
+      if (tree) await this.tree.store(accountId, tree.take());
       walked += page.length;
     }
     return { reached };
@@ -337,6 +374,21 @@ function checkpointDisagrees(
   return undefined;
 }
 
+/**
+ * The log tree where the frontier is. Stored state that does not fit its size (changed outside the gateway) is a
+ * finding, and the frontier and its tree start again from seq 1.
+ */
+function resumeTree(state: AuditCheckState): { tree: LogTreeBuilder; from: Link; finding?: Finding } {
+  const from = { seq: state.logSeq.toString(), hash: state.logHash };
+  try {
+    return { tree: LogTreeBuilder.resume(state.logTree, state.logSeq), from };
+  } catch (error) {
+    if (!(error instanceof MerkleArgumentError)) throw error;
+    const reason = `the check's stored log tree does not fit its frontier at seq ${state.logSeq} (${error.message}): it was changed outside the gateway; the logs are verified again from seq 1`;
+    return { tree: LogTreeBuilder.empty(), from: { seq: '0', hash: GENESIS_HASH }, finding: { chain: 'logs', seq: null, reason } };
+  }
+}
+
 function toView(state: AuditCheckState): AuditCheckView {
   // The lease is taken for LEASE_MS from the run's start; one that ran out is a run that died.
   const lease = state.leaseUntil?.getTime();
@@ -352,10 +404,21 @@ function toView(state: AuditCheckState): AuditCheckView {
     checkedAt: state.checkedAt?.toISOString() ?? null,
     complete: state.complete ?? false,
     runningSince: running,
-    logs: chain(state.logSeq, state.logHash, state.logSweptAt),
+    logs: { ...chain(state.logSeq, state.logHash, state.logSweptAt), treeRoot: treeRootOf(state) },
     receipts: chain(state.receiptSeq, state.receiptHash, state.receiptSweptAt),
     broken: state.brokenReason
       ? { chain: state.brokenChain as Chain, seq: state.brokenSeq?.toString() ?? null, reason: state.brokenReason, since: state.brokenSince!.toISOString() }
       : null,
   };
+}
+
+/** The root of the tree the state holds, base64; a state that does not fit its size has none yet (the empty tree's). */
+function treeRootOf(state: AuditCheckState): string {
+  try {
+    return LogTreeBuilder.resume(state.logTree ?? Buffer.alloc(0), state.logSeq ?? 0n)
+      .root()
+      .toString('base64');
+  } catch {
+    return LogTreeBuilder.empty().root().toString('base64');
+  }
 }

@@ -12,7 +12,8 @@ export interface CheckpointView extends CheckpointStatement {
 export class AuditCheckpointRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async create(view: CheckpointView): Promise<void> {
+  /** Stores a checkpoint, with its c2sp.org/tlog-checkpoint note when the log tree is signed too. */
+  async create(view: CheckpointView, note?: string): Promise<void> {
     const { accountId, seq, hash, receiptSeq, receiptHash, at, signature, keyId } = view;
     await this.prisma.auditCheckpoint.create({
       data: {
@@ -24,8 +25,19 @@ export class AuditCheckpointRepository {
         at: new Date(at),
         signature,
         keyId,
+        note,
       },
     });
+  }
+
+  /** The latest signed note of a tree of at least `minSize` logs (a proof of log seq s needs one of size s or more). */
+  async latestNote(accountId: string, minSize = 1n): Promise<{ size: bigint; note: string } | undefined> {
+    const row = await this.prisma.auditCheckpoint.findFirst({
+      where: { accountId, seq: { gte: minSize }, note: { not: null } },
+      orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+      select: { seq: true, note: true },
+    });
+    return row?.note ? { size: row.seq, note: row.note } : undefined;
   }
 
   async last(accountId: string): Promise<CheckpointView | undefined> {

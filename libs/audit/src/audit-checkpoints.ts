@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { GatewayConfig } from '#libs/config';
+import { formatCheckpoint, signNote } from '#libs/signed-note';
 import { type CheckpointStatement, keyIdOf, signCheckpoint } from '#libs/audit-chain';
 import { AuditChainCheck, type AuditCheckView, type Finding } from './audit-chain-check.js';
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
@@ -18,6 +20,9 @@ export interface ChainHead {
   check: { ok: boolean; checkedAt: string | null; verifiedSeq: string; broken: (Finding & { since?: string }) | null };
 }
 
+/** The checkpoint extension line that states the receipt chain's head: `receipt-chain <seq> <hex hash>`. */
+export const RECEIPTS_EXTENSION = 'receipt-chain';
+
 /** How long a checkpoint asked for now waits for a run of the check under way (the worker's) to end: it signs what a run verified. */
 export const ON_DEMAND_WAIT_MS = 15_000;
 
@@ -35,6 +40,7 @@ export class AuditCheckpoints {
     private readonly checkpoints: AuditCheckpointRepository,
     private readonly check: AuditChainCheck,
     private readonly signer: AuditSigner,
+    private readonly config: GatewayConfig,
   ) {}
 
   async head(accountId: string): Promise<ChainHead> {
@@ -72,8 +78,26 @@ export class AuditCheckpoints {
       at: new Date().toISOString(),
     };
     const made = { ...statement, signature: signCheckpoint(key, statement), keyId: keyIdOf(key) };
-    await this.checkpoints.create(made);
+    await this.checkpoints.create(made, signNote(this.checkpointText(accountId, check), this.signer.noteSigner()!));
     return { made, check };
+  }
+
+  /** Each account's log is its own origin: witnesses keep one tree per origin. */
+  origin(accountId: string): string {
+    return `${this.config.auditOrigin}/${accountId}`;
+  }
+
+  /**
+   * The verified heads as a c2sp.org/tlog-checkpoint: the log tree's size and root, and the receipt chain's head as an
+   * extension line, so that one signature covers both as the JSON statement does.
+   */
+  private checkpointText(accountId: string, { logs, receipts }: AuditCheckView): string {
+    return formatCheckpoint({
+      origin: this.origin(accountId),
+      size: BigInt(logs.verifiedSeq),
+      rootHash: Buffer.from(logs.treeRoot, 'base64'),
+      extensions: [`${RECEIPTS_EXTENSION} ${receipts.verifiedSeq} ${receipts.verifiedHash}`],
+    });
   }
 
   /** Every account that has a chain, for the periodic jobs. */

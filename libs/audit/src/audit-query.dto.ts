@@ -68,3 +68,36 @@ function auditWindow(query: AuditWindowQueryDto, { defaultFrom, defaultTo, maxDa
   }
   return { from, to };
 }
+
+/** A tree size as decimal digits: a uint64 would not survive a JS number. */
+const TREE_SIZE = /^(0|[1-9][0-9]{0,19})$/;
+const MAX_TREE_SIZE = 2n ** 63n - 1n;
+const treeSizeMessage = (property: string) => `${property} must be a tree size: decimal digits without leading zeros, at most 2^63 - 1`;
+const IsTreeSize = () =>
+  ValidateBy({
+    name: 'isTreeSize',
+    validator: {
+      validate: (value) => typeof value === 'string' && TREE_SIZE.test(value) && BigInt(value) <= MAX_TREE_SIZE,
+      defaultMessage: (args) => treeSizeMessage(args?.property ?? 'size'),
+    },
+  });
+
+/** Query string of GET /v1/audit/consistency. */
+export class ConsistencyQueryDto {
+  @IsTreeSize()
+  @JSONSchema({ type: 'string', pattern: TREE_SIZE.source, description: 'the earlier tree size (at least 1)', example: '1000' })
+  from!: string;
+
+  @IsTreeSize()
+  @JSONSchema({ type: 'string', pattern: TREE_SIZE.source, description: 'the later tree size (at least from)', example: '1842' })
+  to!: string;
+}
+
+/** The two sizes of a validated query; a 400 names the rule they break together (RFC 9162: 0 < from <= to). */
+export function consistencySizes(query: ConsistencyQueryDto): { from: bigint; to: bigint } {
+  const from = BigInt(query.from);
+  const to = BigInt(query.to);
+  if (from === 0n) throw new ValidationFailedException([{ path: 'from', message: 'from must be at least 1: a proof from the empty tree means nothing' }]);
+  if (from > to) throw new ValidationFailedException([{ path: 'from', message: 'from must not be greater than to' }]);
+  return { from, to };
+}

@@ -1,9 +1,10 @@
-import type { KeyObject } from 'node:crypto';
+import { type KeyObject, sign } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
 import { keyIdOf, newSigningKeyPem, publicKeyPem, readSigningKey } from '#libs/audit-chain';
 import { configuredOrSandboxSecret } from '#libs/common';
+import { formatVerifierKey, type NoteSigner, parseVerifierKey, SIGNATURE_TYPE_ED25519 } from '#libs/signed-note';
 
 /**
  * The key that signs checkpoints: AUDIT_SIGNING_KEY, or in sandbox mode one made for the data directory. Outside
@@ -22,6 +23,22 @@ export class AuditSigner {
       this.key = text ? readSigningKey(text) : null;
     }
     return this.key ?? undefined;
+  }
+
+  /** The same key as a c2sp.org/signed-note signer named AUDIT_ORIGIN, for the checkpoints in the standard format. */
+  noteSigner(): NoteSigner | undefined {
+    const key = this.privateKey();
+    const vkey = this.verifierKey();
+    if (!key || !vkey) return undefined;
+    return { name: this.config.auditOrigin, keyId: parseVerifierKey(vkey).keyId, sign: (message) => sign(null, message, key) };
+  }
+
+  /** The note verifier key, `<name>+<hex key ID>+<base64(0x01 ‖ public key)>`: what `--key` takes. */
+  verifierKey(): string | undefined {
+    const key = this.privateKey();
+    if (!key) return undefined;
+    const publicKey = Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url');
+    return formatVerifierKey({ name: this.config.auditOrigin, type: SIGNATURE_TYPE_ED25519, publicKey });
   }
 
   /** SPKI PEM: what a judge needs to check the signatures. */

@@ -6,7 +6,9 @@ import { AuditChainCheck } from './audit-chain-check.js';
 import { AuditCheckRepository } from './audit-check.repository.js';
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
 import { AuditCheckpoints } from './audit-checkpoints.js';
+import { AuditTreeRepository } from './audit-tree.repository.js';
 import { AuditExport } from './audit-export.js';
+import { AuditProofs } from './audit-proofs.js';
 import { AuditSigner } from './audit-signer.js';
 
 /**
@@ -15,7 +17,17 @@ import { AuditSigner } from './audit-signer.js';
  */
 @Module({
   imports: [AiLogModule, EvidenceModule],
-  providers: [AuditSigner, AuditCheckRepository, AuditCheckpointRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
-  exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService],
+  providers: [
+    AuditSigner,
+    AuditCheckRepository,
+    AuditCheckpointRepository,
+    AuditTreeRepository,
+    AuditChainCheck,
+    AuditCheckpoints,
+    AuditExport,
+    AuditReportService,
+    AuditProofs,
+  ],
+  exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService, AuditProofs],
 })
 export class AuditModule {}

@@ -3,6 +3,7 @@ export * from './audit-check.repository.js';
 export * from './audit-checkpoint.repository.js';
 export * from './audit-checkpoints.js';
 export * from './audit-export.js';
+export * from './audit-proofs.js';
 export * from './audit-signer.js';
 export * from './audit.module.js';
 export * from './audit-query.dto.js';

@@ -69,6 +69,12 @@ export class AppConfig {
   secretsKey?: string;
   /** Ed25519 private key (PKCS#8 PEM, or base64 of its DER) that signs audit checkpoints. */
   @IsOptional() @IsString() @MinLength(40) auditSigningKey?: string;
+  /**
+   * What the checkpoints are of (c2sp.org/tlog-checkpoint origin `<AUDIT_ORIGIN>/<accountId>`) and the name of the
+   * verifier key: a name this deployment owns, such as its public host.
+   */
+  @Matches(/^[\x21-\x2a\x2c-\x7e]{1,200}$/, { message: 'AUDIT_ORIGIN must be 1-200 printable ASCII characters without spaces or "+"' })
+  auditOrigin: string;
   @IsInt() @Min(1_000) auditCheckpointIntervalMs: number;
   /** How often the worker checks each account's stored chains (a run verifies what was added since, and a slice more). */
   @IsInt() @Min(1_000) auditCheckIntervalMs: number;
