@@ -7,7 +7,7 @@ import { TARGETS } from '../settings.mjs';
 
 const { applyMigrations, PrismaService } = await import('../../dist/libs/database/src/index.js');
 const { AuditRows } = await import('../../dist/libs/ai-log/src/index.js');
-const { AuditChainCheck, AuditCheckpointRepository, AuditCheckRepository } = await import('../../dist/libs/audit/src/index.js');
+const { AuditChainCheck, AuditCheckpointRepository, AuditCheckRepository, AuditTreeRepository } = await import('../../dist/libs/audit/src/index.js');
 
 /** Logs of the seeded chain (BENCH_AUDIT_LOGS, default 200,000); every tenth has two receipts. */
 const LOGS = Number(process.env.BENCH_AUDIT_LOGS ?? 200_000);
@@ -64,7 +64,12 @@ export async function run() {
     await withClient(url, (client) => client.query('DELETE FROM audit_checks'));
     const prisma = new PrismaService(url);
     cleanup.defer(() => prisma.$disconnect());
-    const check = new AuditChainCheck(new AuditRows(prisma), new AuditCheckRepository(prisma), new AuditCheckpointRepository(prisma));
+    const check = new AuditChainCheck(
+      new AuditRows(prisma),
+      new AuditCheckRepository(prisma),
+      new AuditCheckpointRepository(prisma),
+      new AuditTreeRepository(prisma),
+    );
     const runs = [];
     const deadline = Date.now() + TIMEOUT_S * 1000;
     for (let before = await checkState(url); !atHeads(before) && Date.now() < deadline;) {

@@ -36,6 +36,16 @@ const HEAD = {
   receipts: RECEIPTS,
   stored: { firstSeq: '1', lastSeq: '1842', lastHash: HASH },
   check: { ok: true, checkedAt: '2026-11-22T10:00:30.000Z', verifiedSeq: '1842', broken: null },
+  witnesses: [
+    {
+      witness: 'witness.example.org+8c4a2f10',
+      cosignedSize: '1842',
+      cosignedAt: '2026-11-22T10:00:00.400Z',
+      outcome: 'cosigned',
+      error: null,
+      attemptedAt: '2026-11-22T10:00:00.400Z',
+    },
+  ],
 };
 const EXPORT_LINE = JSON.stringify({
   type: 'log',

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId, ApiInstant, ApiNullable } from '#libs/api-docs';
-import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, ConsistencyView, Finding, LogChainCheckView } from '#libs/audit';
+import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, ConsistencyView, Finding, LogChainCheckView, WitnessView } from '#libs/audit';
 
 /** The answers of /v1/audit, as OpenAPI schemas. Seqs are 64-bit: strings of digits. */
 
@@ -54,6 +54,30 @@ export class HeadCheckDto {
   broken: FindingDto | null;
 }
 
+export class WitnessDto implements WitnessView {
+  @ApiProperty({ description: "the witness's key, `<name>+<hex key id>`" })
+  witness: string;
+
+  @ApiId({ description: 'the largest tree of this account it cosigned (0: none yet)' })
+  cosignedSize: string;
+
+  @ApiInstant({ nullable: true })
+  cosignedAt: string | null;
+
+  @ApiProperty({
+    enum: ['cosigned', 'refused', 'unreachable'],
+    nullable: true,
+    description: '`refused`: it holds a tree the latest checkpoint does not extend (the history was rewritten, or rolled back): investigate',
+  })
+  outcome: 'cosigned' | 'refused' | 'unreachable' | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'why it did not cosign, when it did not' })
+  error: string | null;
+
+  @ApiInstant({ nullable: true, description: 'when it was last asked' })
+  attemptedAt: string | null;
+}
+
 export class ChainHeadDto implements ChainHead {
   @ApiId({ description: 'the latest link of the log chain' })
   seq: string;
@@ -78,6 +102,9 @@ export class ChainHeadDto implements ChainHead {
 
   @ApiProperty({ type: HeadCheckDto })
   check: HeadCheckDto;
+
+  @ApiProperty({ type: [WitnessDto], description: 'each configured witness (AUDIT_WITNESSES) and what it last did with the checkpoints' })
+  witnesses: WitnessDto[];
 }
 
 export class CheckpointDto implements CheckpointView {

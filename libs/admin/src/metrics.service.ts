@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { AccountPausesRepository } from '#libs/accounts';
-import { AuditCheckRepository } from '#libs/audit';
+import { AuditCheckRepository, AuditWitnessRepository } from '#libs/audit';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { clockOffsetOf } from './exchange-probe.js';
 import { LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
@@ -103,12 +103,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly witnessOk = new Gauge({
+    name: 'gateway_audit_witness_ok',
+    help: "1 while the witness cosigned the account's latest checkpoint it was asked about, 0 once it refused one or could not be reached (GET /v1/audit/head says why).",
+    labelNames: ['account', 'witness'],
+    registers: [this.registry],
+  });
+
   constructor(
     private readonly stats: LogStatsRepository,
     private readonly queue: QueueOverviewService,
     private readonly accounts: AccountPausesRepository,
     private readonly clients: WeexAccountClients,
     private readonly checks: AuditCheckRepository,
+    private readonly witnesses: AuditWitnessRepository,
     private readonly process: ProcessMetrics,
   ) {
     this.registry.registerMetric(this.latency.asMetric());
@@ -130,7 +138,7 @@ export class MetricsService {
   }
 
   private async collect(): Promise<void> {
-    const [byAccount, histograms, answers, jobs, checks] = await Promise.all([
+    const [byAccount, histograms, answers, jobs, checks, witnesses] = await Promise.all([
       this.stats.countsByAccount(),
       this.stats.latencyHistograms(),
       this.stats.answers(),
@@ -139,6 +147,7 @@ export class MetricsService {
         return undefined;
       }),
       this.checks.all(),
+      this.witnesses.all(),
     ]);
     this.registry.resetMetrics();
 
@@ -146,6 +155,8 @@ export class MetricsService {
       this.chainOk.set({ account: check.accountId }, check.brokenReason ? 0 : 1);
       this.chainCheckedAt.set({ account: check.accountId }, check.checkedAt!.getTime() / 1000);
     }
+
+    for (const w of witnesses.filter((w) => w.outcome)) this.witnessOk.set({ account: w.accountId, witness: w.witness }, w.outcome === 'cosigned' ? 1 : 0);
 
     for (const [account, counts] of byAccount) {
       this.accepted.inc(

@@ -13,9 +13,9 @@ export class AuditCheckpointRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Stores a checkpoint, with its c2sp.org/tlog-checkpoint note when the log tree is signed too. */
-  async create(view: CheckpointView, note?: string): Promise<void> {
+  async create(view: CheckpointView, note?: string): Promise<bigint> {
     const { accountId, seq, hash, receiptSeq, receiptHash, at, signature, keyId } = view;
-    await this.prisma.auditCheckpoint.create({
+    const { id } = await this.prisma.auditCheckpoint.create({
       data: {
         accountId,
         seq: BigInt(seq),
@@ -27,17 +27,24 @@ export class AuditCheckpointRepository {
         keyId,
         note,
       },
+      select: { id: true },
     });
+    return id;
+  }
+
+  /** The note with the witnesses' cosignature lines added. */
+  async setNote(id: bigint, note: string): Promise<void> {
+    await this.prisma.auditCheckpoint.update({ where: { id }, data: { note } });
   }
 
   /** The latest signed note of a tree of at least `minSize` logs (a proof of log seq s needs one of size s or more). */
-  async latestNote(accountId: string, minSize = 1n): Promise<{ size: bigint; note: string } | undefined> {
+  async latestNote(accountId: string, minSize = 1n): Promise<{ id: bigint; size: bigint; note: string } | undefined> {
     const row = await this.prisma.auditCheckpoint.findFirst({
       where: { accountId, seq: { gte: minSize }, note: { not: null } },
       orderBy: [{ seq: 'desc' }, { id: 'desc' }],
-      select: { seq: true, note: true },
+      select: { id: true, seq: true, note: true },
     });
-    return row?.note ? { size: row.seq, note: row.note } : undefined;
+    return row?.note ? { id: row.id, size: row.seq, note: row.note } : undefined;
   }
 
   async last(accountId: string): Promise<CheckpointView | undefined> {

@@ -6,6 +6,8 @@ import { AuditChainCheck, type AuditCheckView, type Finding } from './audit-chai
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
 import { AuditRows, type ChainHeads, type Link } from '#libs/ai-log';
 import { AuditSigner } from './audit-signer.js';
+import { AuditWitnessRepository, type WitnessOutcome } from './witnesses/audit-witness.repository.js';
+import { AuditWitnesses } from './witnesses/audit-witnesses.js';
 
 export interface ChainHead {
   seq: string;
@@ -18,6 +20,20 @@ export interface ChainHead {
   stored: { firstSeq: string | null; lastSeq: string | null; lastHash: string | null };
   /** The stored chain's verified state: the server's check, and the ends of the table compared with the head. */
   check: { ok: boolean; checkedAt: string | null; verifiedSeq: string; broken: (Finding & { since?: string }) | null };
+  /** Each configured witness (AUDIT_WITNESSES) and what it last did with this account's checkpoints. */
+  witnesses: WitnessView[];
+}
+
+export interface WitnessView {
+  /** Its key, `<name>+<hex key id>`. */
+  witness: string;
+  /** The largest tree it cosigned for this account (0: none yet), and when. */
+  cosignedSize: string;
+  cosignedAt: string | null;
+  /** The last request: `cosigned`, `refused` (it holds a tree this one does not extend: investigate), `unreachable`; null before the first. */
+  outcome: WitnessOutcome | null;
+  error: string | null;
+  attemptedAt: string | null;
 }
 
 /** The checkpoint extension line that states the receipt chain's head: `receipt-chain <seq> <hex hash>`. */
@@ -41,10 +57,12 @@ export class AuditCheckpoints {
     private readonly check: AuditChainCheck,
     private readonly signer: AuditSigner,
     private readonly config: GatewayConfig,
+    private readonly witnesses: AuditWitnesses,
+    private readonly witnessStates: AuditWitnessRepository,
   ) {}
 
   async head(accountId: string): Promise<ChainHead> {
-    const [heads, check] = await Promise.all([this.rows.heads(accountId), this.check.view(accountId)]);
+    const [heads, check, witnesses] = await Promise.all([this.rows.heads(accountId), this.check.view(accountId), this.witnessViews(accountId)]);
     const { logs, stored } = heads;
     const broken = endsDisagree(heads) ?? check.broken;
     return {
@@ -54,7 +72,23 @@ export class AuditCheckpoints {
       receipts: heads.receipts,
       stored: { firstSeq: stored.first, lastSeq: stored.last?.seq ?? null, lastHash: stored.last?.hash ?? null },
       check: { ok: !broken, checkedAt: check.checkedAt, verifiedSeq: check.logs.verifiedSeq, broken },
+      witnesses,
     };
+  }
+
+  private async witnessViews(accountId: string): Promise<WitnessView[]> {
+    const states = new Map((await this.witnessStates.list(accountId)).map((s) => [s.witness, s]));
+    return this.witnesses.configured.map(({ label }) => {
+      const s = states.get(label);
+      return {
+        witness: label,
+        cosignedSize: (s?.cosignedSize ?? 0n).toString(),
+        cosignedAt: s?.cosignedAt?.toISOString() ?? null,
+        outcome: (s?.outcome as WitnessOutcome | undefined) ?? null,
+        error: s?.error ?? null,
+        attemptedAt: s?.attemptedAt?.toISOString() ?? null,
+      };
+    });
   }
 
   /**
@@ -67,8 +101,12 @@ export class AuditCheckpoints {
     const check = await this.check.run(accountId, ON_DEMAND_WAIT_MS);
     if (!key || !check.ok || !check.complete || check.logs.verifiedSeq === '0') return { check };
     const { logs, receipts } = check;
-    const last = await this.checkpoints.last(accountId);
-    if (last && last.seq === logs.verifiedSeq && last.receiptSeq === receipts.verifiedSeq) return { check };
+    const [last, latest] = await Promise.all([this.checkpoints.last(accountId), this.checkpoints.latestNote(accountId)]);
+    // Signed already, unless only a checkpoint from before the tree states these heads.
+    if (last && last.seq === logs.verifiedSeq && last.receiptSeq === receipts.verifiedSeq && latest?.size === BigInt(logs.verifiedSeq)) {
+      await this.cosignAgain(accountId, latest);
+      return { check };
+    }
     const statement: CheckpointStatement = {
       accountId,
       seq: logs.verifiedSeq,
@@ -78,8 +116,17 @@ export class AuditCheckpoints {
       at: new Date().toISOString(),
     };
     const made = { ...statement, signature: signCheckpoint(key, statement), keyId: keyIdOf(key) };
-    await this.checkpoints.create(made, signNote(this.checkpointText(accountId, check), this.signer.noteSigner()!));
+    const note = signNote(this.checkpointText(accountId, check), this.signer.noteSigner()!);
+    const id = await this.checkpoints.create(made, note);
+    if (this.witnesses.configured.length > 0) await this.checkpoints.setNote(id, (await this.witnesses.cosign(accountId, note)).note);
     return { made, check };
+  }
+
+  /** The latest checkpoint again to the witnesses that have not cosigned it (unreachable or refusing last time). */
+  private async cosignAgain(accountId: string, latest: { id: bigint; note: string }): Promise<void> {
+    if (this.witnesses.configured.length === 0) return;
+    const { note, answers } = await this.witnesses.cosign(accountId, latest.note);
+    if ([...answers.values()].some((a) => a.outcome === 'cosigned')) await this.checkpoints.setNote(latest.id, note);
   }
 
   /** Each account's log is its own origin: witnesses keep one tree per origin. */

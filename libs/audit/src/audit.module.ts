@@ -9,6 +9,8 @@ import { AuditCheckpoints } from './audit-checkpoints.js';
 import { AuditTreeRepository } from './audit-tree.repository.js';
 import { AuditExport } from './audit-export.js';
 import { AuditProofs } from './audit-proofs.js';
+import { AuditWitnessRepository } from './witnesses/audit-witness.repository.js';
+import { AuditWitnesses } from './witnesses/audit-witnesses.js';
 import { AuditSigner } from './audit-signer.js';
 
 /**
@@ -27,7 +29,19 @@ import { AuditSigner } from './audit-signer.js';
     AuditExport,
     AuditReportService,
     AuditProofs,
+    AuditWitnessRepository,
+    AuditWitnesses,
   ],
-  exports: [AuditSigner, AuditCheckRepository, AuditChainCheck, AuditCheckpoints, AuditExport, AuditReportService, AuditProofs],
+  exports: [
+    AuditSigner,
+    AuditCheckRepository,
+    AuditChainCheck,
+    AuditCheckpoints,
+    AuditExport,
+    AuditReportService,
+    AuditProofs,
+    AuditWitnessRepository,
+    AuditWitnesses,
+  ],
 })
 export class AuditModule {}

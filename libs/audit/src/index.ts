@@ -9,3 +9,7 @@ export * from './audit.module.js';
 export * from './audit-query.dto.js';
 export * from './report/audit-report.service.js';
 export * from './report/report-html.js';
+export * from './witnesses/audit-witness.repository.js';
+export * from './witnesses/audit-witnesses.js';
+export * from './witnesses/witness-list.js';
+export * from './audit-tree.repository.js';

@@ -75,6 +75,16 @@ export class AppConfig {
    */
   @Matches(/^[\x21-\x2a\x2c-\x7e]{1,200}$/, { message: 'AUDIT_ORIGIN must be 1-200 printable ASCII characters without spaces or "+"' })
   auditOrigin: string;
+  /**
+   * The witnesses that cosign each checkpoint (c2sp.org/tlog-witness): `<submission URL prefix> <verifier key>`
+   * entries separated by `;` or new lines. Each key is parsed at start (libs/audit's witness list).
+   */
+  @IsOptional()
+  @Matches(/^\s*https?:\/\/\S+\s+\S+\+[0-9a-f]{8}\+\S+\s*([;\n]\s*(https?:\/\/\S+\s+\S+\+[0-9a-f]{8}\+\S+\s*)?)*$/, {
+    message: 'AUDIT_WITNESSES must be entries of "<http(s) URL> <verifier key name+hexid+base64>" separated by ";" or new lines',
+  })
+  auditWitnesses?: string;
+  @IsInt() @Min(100) @Max(60_000) auditWitnessTimeoutMs: number;
   @IsInt() @Min(1_000) auditCheckpointIntervalMs: number;
   /** How often the worker checks each account's stored chains (a run verifies what was added since, and a slice more). */
   @IsInt() @Min(1_000) auditCheckIntervalMs: number;

@@ -41,6 +41,8 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   SECRETS_KEY: { key: 'secretsKey', kind: 'string' },
   AUDIT_SIGNING_KEY: { key: 'auditSigningKey', kind: 'string' },
   AUDIT_ORIGIN: { key: 'auditOrigin', kind: 'string', default: 'weex-ai-log-gateway.local' },
+  AUDIT_WITNESSES: { key: 'auditWitnesses', kind: 'string' },
+  AUDIT_WITNESS_TIMEOUT_MS: { key: 'auditWitnessTimeoutMs', kind: 'int', default: 5_000 },
   AUDIT_CHECKPOINT_INTERVAL_MS: { key: 'auditCheckpointIntervalMs', kind: 'int', default: 3_600_000 },
   AUDIT_CHECK_INTERVAL_MS: { key: 'auditCheckIntervalMs', kind: 'int', default: 60_000 },
   AGENT_RATE_LIMIT_PER_MIN: { key: 'agentRateLimitPerMin', kind: 'int', default: 6_000 },
