@@ -23,6 +23,7 @@ const SCENARIOS = {
   profile: './scenarios/profile.mjs',
   receipts: './scenarios/receipts.mjs',
   'audit-check': './scenarios/audit-check.mjs',
+  proofs: './scenarios/proofs.mjs',
   abuse: './scenarios/abuse.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);

@@ -76,7 +76,9 @@ describe('Merkle proofs and C2SP checkpoints', () => {
     const vkeyRes = await call('/v1/audit/verifier-key');
     expect(vkeyRes.headers.get('content-type')).toMatch(/^text\/plain/);
     vkey = (await vkeyRes.text()).trim();
-    const [name, keyIdHex, keyB64] = vkey.split('+');
+    // Base64 may hold '+': the key is everything after the second one.
+    const [name, keyIdHex, ...rest] = vkey.split('+');
+    const keyB64 = rest.join('+');
     expect(name).toBe(ORIGIN);
     const key = Buffer.from(keyB64, 'base64');
     expect(key[0]).toBe(0x01);

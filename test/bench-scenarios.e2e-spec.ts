@@ -24,6 +24,15 @@ describe('benchmark scenarios that call the libraries directly still run', () =>
     expect(result.error).toBeUndefined();
     expect(result.details.join('\n')).toMatch(/seeded 40 logs and 44 receipts[\s\S]*worker: verified both chains to their heads/);
   }, 120_000);
+
+  it('proofs: builds the tree with the check, gets a checkpoint cosigned by 3 witness processes, and serves proofs', async () => {
+    Object.assign(process.env, { BENCH_PROOF_LOGS: '300', BENCH_PROOF_REQUESTS: '20' });
+    process.env.BENCH_DATABASE_URL ??= PG_URL;
+    const scenario = await import('../bench/scenarios/proofs.mjs');
+    const result = await scenario.run();
+    expect(result.error).toBeUndefined();
+    expect(result.details.join('\n')).toMatch(/3 cosignatures over consistency proofs/);
+  }, 120_000);
 });
 
 // The growth scenario drives the whole gateway (admin pause and resume, ingest, drain, reads, coverage, report,

@@ -27,7 +27,8 @@ const resolve = (value: unknown) => String(value).replace(/\$\{[A-Z_]+:-([^}]*)\
 
 describe('docker-compose.yml', () => {
   it('has postgres, redis, api and worker, and the simulator behind the sim profile', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'exchange-sim', 'postgres', 'redis', 'worker']);
+    expect(Object.keys(services).sort()).toEqual(['api', 'exchange-sim', 'postgres', 'redis', 'witness', 'worker']);
+    expect(services.witness.profiles).toEqual(['witness']);
     expect(services.postgres.image).toMatch(/^postgres:/);
     expect(services.redis.image).toMatch(/^redis:/);
     expect(services['exchange-sim'].profiles).toEqual(['sim']);

@@ -70,7 +70,12 @@ export async function run() {
     if (audit.AuditChainCheck) {
       // The chains' reads were AuditRows of libs/audit before they moved to libs/ai-log.
       const rows = new (AuditRows ?? audit.AuditRows)(prisma);
-      const check = new audit.AuditChainCheck(rows, new audit.AuditCheckRepository(prisma), new audit.AuditCheckpointRepository(prisma));
+      const check = new audit.AuditChainCheck(
+        rows,
+        new audit.AuditCheckRepository(prisma),
+        new audit.AuditCheckpointRepository(prisma),
+        new audit.AuditTreeRepository(prisma),
+      );
       const checkCpu = process.cpuUsage();
       const checkStarted = performance.now();
       const view = await check.run('default');

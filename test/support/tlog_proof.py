@@ -86,7 +86,7 @@ def verify_consistency(m, n, proof, root_m, root_n):
 
 def open_note(note, vkey):
     # c2sp.org/signed-note: text, a blank line, signature lines "— <name> <base64(keyid || sig)>"
-    name, key_id_hex, key_b64 = vkey.split("+")
+    name, key_id_hex, key_b64 = vkey.split("+", 2)
     key = b64(key_b64)
     if key[0] != 1 or len(key) != 33:
         fail("the verifier key is not an Ed25519 key")

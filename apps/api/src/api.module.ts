@@ -10,6 +10,7 @@ import { RequestValidationPipe } from '#libs/http';
 import { IdempotencyModule } from '#libs/idempotency';
 import { AdminModule } from '#libs/admin';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
+import { VerifyPageModule } from '#libs/verify-page';
 import { AccountOperationsController } from './admin/account-operations.controller.js';
 import { AccountRegistryController } from './admin/account-registry.controller.js';
 import { AdminLogsController } from './admin/admin-logs.controller.js';
@@ -45,6 +46,7 @@ export class ApiModule {
         EvidenceModule,
         AdminModule,
         AuditModule,
+        VerifyPageModule,
       ],
       controllers: [
         AiLogsController,

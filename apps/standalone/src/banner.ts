@@ -14,7 +14,8 @@ export function startedLine(config: GatewayConfig, gateway: RunningGateway): { m
         ...(gateway.api.access.sandboxAdminToken ? { adminTokenFile: join(config.dataDir, 'sandbox-admin-token') } : {}),
       }
     : {};
-  const fields = { url: gateway.api.url, exchangeUrl: config.weex.baseUrl, exchangeSpotUrl: config.weex.spotBaseUrl, ...files };
+  const witness: Record<string, string> = gateway.witness ? { witnessUrl: gateway.witness.url, witnessKey: gateway.witness.verifierKey } : {};
+  const fields = { url: gateway.api.url, exchangeUrl: config.weex.baseUrl, exchangeSpotUrl: config.weex.spotBaseUrl, ...files, ...witness };
   return { message: `AI-log gateway listening on ${gateway.api.url} (${mode})`, fields };
 }
 
@@ -35,6 +36,7 @@ export function banner(config: GatewayConfig, gateway: RunningGateway): string {
     ...(config.sandbox
       ? [`Simulator for your own agent (ccxt: README, "Rehearse with your own agent"): contracts ${config.weex.baseUrl}, spot ${config.weex.spotBaseUrl}`]
       : []),
+    ...(gateway.witness ? [`Local witness cosigning the checkpoints: ${gateway.witness.url}, key ${gateway.witness.verifierKey}`] : []),
     `Database: ${config.embeddedDatabase ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL at DATABASE_URL'}; queue: ${config.redisUrl ? 'Redis' : 'BullMQ on PostgreSQL'}`,
     `Agent key for the ${config.sandbox ? 'sandbox' : 'default'} account: ${key}`,
     ...(gateway.api.access.sandboxAdminToken

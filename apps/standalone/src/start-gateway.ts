@@ -4,7 +4,9 @@ import { type GatewayConfig, resolveConfig } from '#libs/config';
 import { prepareRuntime, type Runtime } from '#libs/runtime';
 import { type RunningApi, startApi } from '../../api/src/start-api.js';
 import { defaultSimAccounts, type RunningSimulator, startSimulator } from '../../exchange-sim/src/index.js';
+import type { RunningWitness } from '../../witness/src/start-witness.js';
 import { startWorker } from '../../worker/src/start-worker.js';
+import { startSandboxWitness } from './sandbox-witness.js';
 
 /** The simulator's saved state under DATA_DIR. */
 export const SANDBOX_STATE_FILE = 'sandbox-exchange.json';
@@ -17,6 +19,8 @@ export interface RunningGateway {
   runtime: Runtime;
   /** Started here only in sandbox mode, and only when no WEEX_BASE_URL points elsewhere. */
   simulator?: RunningSimulator;
+  /** The local witness, started with the simulator unless AUDIT_WITNESSES names witnesses. */
+  witness?: RunningWitness;
   close(): Promise<void>;
 }
 
@@ -36,8 +40,16 @@ export async function startGateway(settings: GatewayConfig, options: { worker?: 
           stateFile: join(settings.dataDir, SANDBOX_STATE_FILE),
         })
       : undefined;
-  // With SIM_PORT=0 the simulator picks its ports, so the exchange URLs are known only now.
-  const config = simulator ? resolveConfig({ ...settings, weexBaseUrl: simulator.url, weexSpotBaseUrl: simulator.spotUrl }) : settings;
+  const sandboxWitness = simulator && !settings.auditWitnesses ? await startSandboxWitness(settings) : undefined;
+  // With SIM_PORT=0 the simulator picks its ports, so the exchange URLs are known only now; the witness's port too.
+  const config = simulator
+    ? resolveConfig({
+        ...settings,
+        weexBaseUrl: simulator.url,
+        weexSpotBaseUrl: simulator.spotUrl,
+        auditWitnesses: settings.auditWitnesses ?? sandboxWitness?.entry,
+      })
+    : settings;
   const runtime = await prepareRuntime(config);
   // The API first: it makes the sandbox account's row at start, which the worker's first evidence sync (at once) needs.
   const api = await startApi(config, runtime);
@@ -54,11 +66,13 @@ export async function startGateway(settings: GatewayConfig, options: { worker?: 
     worker,
     runtime,
     simulator,
+    witness: sandboxWitness?.witness,
     async close() {
       await api.app.close();
       await worker?.close();
       await runtime.close();
       await simulator?.close();
+      await sandboxWitness?.witness.close();
     },
   };
 }

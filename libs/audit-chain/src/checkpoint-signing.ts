@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { formatVerifierKey, SIGNATURE_TYPE_ED25519 } from '#libs/signed-note';
 
 /**
  * What a checkpoint states: the account's log chain had this head, and its receipt chain this one, at this time.
@@ -72,4 +73,13 @@ export function signRecord(privateKey: KeyObject, record: { type: string }): str
 
 export function verifyRecord(publicKey: KeyObject, record: { type: string }, signature: string): boolean {
   return verify(null, Buffer.from(canonicalJson(record)), publicKey, Buffer.from(signature, 'base64'));
+}
+
+/** The file in DATA_DIR that keeps the sandbox's checkpoint key. */
+export const SANDBOX_AUDIT_KEY_FILE = 'sandbox-audit-signing-key.pem';
+
+/** The key's c2sp.org/signed-note verifier key named `name`: `<name>+<hex key id>+<base64(0x01 ‖ public key)>`. */
+export function noteVerifierKey(key: KeyObject, name: string): string {
+  const publicKey = Buffer.from(createPublicKey(key).export({ format: 'jwk' }).x!, 'base64url');
+  return formatVerifierKey({ name, type: SIGNATURE_TYPE_ED25519, publicKey });
 }

@@ -69,7 +69,9 @@ function entryMismatch(entry: string, index: bigint, origin: string): string | u
   if (typeof log !== 'object' || log === null) return 'the entry is not the JSON of a log';
   if (String(log.seq) !== (index + 1n).toString()) return `the entry is the log at seq ${String(log.seq)}, but the proof puts it at index ${index}`;
   if (typeof log.accountId !== 'string' || !origin.endsWith(`/${log.accountId}`)) {
-    return `the entry is a log of account ${JSON.stringify(log.accountId)}, not of the origin ${JSON.stringify(origin)}`;
+    // String(), not JSON.stringify: a number beyond 2^53 is parsed as a bigint, which JSON.stringify throws on.
+    const account = typeof log.accountId === 'string' ? JSON.stringify(log.accountId) : String(log.accountId);
+    return `the entry is a log of account ${account}, not of the origin ${JSON.stringify(origin)}`;
   }
   return undefined;
 }

@@ -2,9 +2,9 @@ import { type KeyObject, sign } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { registerSecret } from '#libs/logging';
-import { keyIdOf, newSigningKeyPem, publicKeyPem, readSigningKey } from '#libs/audit-chain';
+import { keyIdOf, newSigningKeyPem, noteVerifierKey, publicKeyPem, readSigningKey, SANDBOX_AUDIT_KEY_FILE } from '#libs/audit-chain';
 import { configuredOrSandboxSecret } from '#libs/common';
-import { formatVerifierKey, type NoteSigner, parseVerifierKey, SIGNATURE_TYPE_ED25519 } from '#libs/signed-note';
+import { type NoteSigner, parseVerifierKey } from '#libs/signed-note';
 
 /**
  * The key that signs checkpoints: AUDIT_SIGNING_KEY, or in sandbox mode one made for the data directory. Outside
@@ -18,7 +18,7 @@ export class AuditSigner {
 
   privateKey(): KeyObject | undefined {
     if (this.key === undefined) {
-      const text = configuredOrSandboxSecret(this.config.auditSigningKey, this.config, 'sandbox-audit-signing-key.pem', newSigningKeyPem);
+      const text = configuredOrSandboxSecret(this.config.auditSigningKey, this.config, SANDBOX_AUDIT_KEY_FILE, newSigningKeyPem);
       registerSecret(text);
       this.key = text ? readSigningKey(text) : null;
     }
@@ -37,8 +37,7 @@ export class AuditSigner {
   verifierKey(): string | undefined {
     const key = this.privateKey();
     if (!key) return undefined;
-    const publicKey = Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url');
-    return formatVerifierKey({ name: this.config.auditOrigin, type: SIGNATURE_TYPE_ED25519, publicKey });
+    return noteVerifierKey(key, this.config.auditOrigin);
   }
 
   /** SPKI PEM: what a judge needs to check the signatures. */
