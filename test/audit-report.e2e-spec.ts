@@ -79,6 +79,18 @@ describe('audit report for judges (HTML, headless Chromium)', () => {
       await page.screenshot({ path: shot, fullPage: true });
       expect(statSync(shot).size).toBeGreaterThan(10_000);
       if (process.env.REPORT_SCREENSHOT) await page.screenshot({ path: process.env.REPORT_SCREENSHOT, fullPage: true });
+
+      // Each decision links to its proof, which a signed checkpoint now covers.
+      expect((await fetch(`${suite.harness.apiUrl}/v1/audit/checkpoints`, { method: 'POST', headers })).status).toBe(200);
+      const hrefs = await page.locator('#timeline a.proof').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      expect(hrefs.sort()).toEqual(ids.map((id) => `/v1/ai-logs/${id}/proof`).sort());
+      const listed = await page.locator('#decisions a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      expect(listed.sort()).toEqual(hrefs);
+      await page.locator(`#decisions a[href="/v1/ai-logs/${ids[1]}/proof"]`).click();
+      await page.waitForURL(`**/v1/ai-logs/${ids[1]}/proof`);
+      const proof = (await page.textContent('body')) ?? '';
+      expect(proof).toMatch(/^c2sp\.org\/tlog-proof@v1\nextra \S+\nindex \d+\n/);
+      expect(Buffer.from(/^extra (\S+)$/m.exec(proof)![1], 'base64').toString()).toContain(`"id":"${ids[1]}"`);
     },
     90_000,
   );

@@ -78,7 +78,8 @@ export async function run() {
       new AuditTreeRepository(prisma),
     );
     const buildStarted = performance.now();
-    for (let view = await check.run('default'); view.logs.verifiedSeq !== String(LOGS); view = await check.run('default')) {
+    // Until both chains are verified (the seeded logs have about 1.1 receipts each): only then is a checkpoint signed.
+    for (let view = await check.run('default'); !view.complete; view = await check.run('default')) {
       if (!view.ok) throw new Error(`the check found the seeded chain broken: ${JSON.stringify(view.broken)}`);
     }
     const buildMs = performance.now() - buildStarted;
@@ -134,7 +135,7 @@ export async function run() {
         },
       ],
       details: [
-        `seeded ${LOGS.toLocaleString('en')} logs with SQL in ${ms(seedMs)}; the check built their tree in ${ms(buildMs)} (${((buildMs / LOGS) * 1000).toFixed(1)} ms per 1,000 logs, verifying each link)`,
+        `seeded ${LOGS.toLocaleString('en')} logs with SQL in ${ms(seedMs)}; the check verified both chains and built the log tree in ${ms(buildMs)} (${((buildMs / LOGS) * 1000).toFixed(1)} ms per 1,000 logs with their receipts)`,
         `POST /v1/audit/checkpoints: ${ms(first.ms)} the first (each witness's first of this log), ${ms(grown.ms)} after ${GROWTH.toLocaleString('en')} more logs (check, signature, ${cosigned} cosignatures over consistency proofs)`,
         `inclusion proofs of ${REQUESTS.toLocaleString('en')} random logs (first tenth left out as warm-up): p50 ${ms(proofs.p50)}, p99 ${ms(proofs.p99)}, max ${ms(proofs.max)}; at most ${proofBytes} bytes besides the entry`,
         `consistency proofs from random sizes to ${size.toLocaleString('en')}: p50 ${ms(consistency.p50)}, p99 ${ms(consistency.p99)}, max ${ms(consistency.max)}`,

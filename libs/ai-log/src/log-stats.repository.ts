@@ -25,6 +25,8 @@ export interface AnswerCount {
 
 /** A log as a point on a timeline: when, which order, which model, how its upload stands. */
 export interface DecisionPoint {
+  /** The log's id: its proof is GET /v1/ai-logs/:id/proof. */
+  id: string;
   at: Date;
   orderId: string | null;
   model: string;
@@ -80,7 +82,7 @@ export class LogStatsRepository {
   /** The account's logs received in [from, to), newest first, at most `limit`; like the next two, stops when `signal` aborts. */
   async decisions(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<DecisionPoint[]> {
     return this.pool.rows<DecisionPoint>(
-      Prisma.sql`SELECT received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
+      Prisma.sql`SELECT id::text AS id, received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
         WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}
         ORDER BY received_at DESC LIMIT ${limit}`,
       signal,

@@ -4,6 +4,8 @@ import type { ReportData } from './audit-report.service.js';
 const esc = (value: unknown): string =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const iso = (d: Date) => d.toISOString().replace('T', ' ').slice(0, 19);
+/** Decisions listed with their proof links; the timeline draws more. */
+const PROOF_ROWS = 100;
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`);
 
 const STYLE = `
@@ -44,6 +46,20 @@ export function renderReport(data: ReportData): string {
 
 <h2>Timeline: decisions against fills</h2>
 ${timeline(data)}
+
+<h2>Decisions and their proofs</h2>
+<p class="muted">The latest ${Math.min(PROOF_ROWS, data.decisions.length)} of ${data.decisionsTotal} decisions. Each proof (<code>GET /v1/ai-logs/:id/proof</code>, with the agent key) is a <code>c2sp.org/tlog-proof</code> file that <code>npm run audit:verify -- --proof FILE --key VKEY</code> or the <code>/verify</code> page checks with nothing else.</p>
+<table id="decisions"><tr><th>received</th><th>model</th><th>order</th><th>status</th><th>proof</th></tr>
+${
+  data.decisions
+    .slice(0, PROOF_ROWS)
+    .map(
+      (d) =>
+        `<tr><td>${esc(iso(d.at))}</td><td>${esc(d.model)}</td><td>${esc(d.orderId ?? '')}</td><td>${esc(d.status)}</td><td><a href="/v1/ai-logs/${esc(d.id)}/proof"><code>${esc(d.id)}</code></a></td></tr>`,
+    )
+    .join('\n') || '<tr><td colspan="5">no logs in this window</td></tr>'
+}
+</table>
 
 <h2>Models and versions</h2>
 <table id="models"><tr><th>model</th><th>logs</th><th>uploaded</th><th>first</th><th>last</th></tr>
@@ -93,7 +109,7 @@ function timeline(data: ReportData): string {
     .map((f) => `<line x1="${decisionX.get(f.orderId)!.toFixed(1)}" y1="40" x2="${x(f.at).toFixed(1)}" y2="110" stroke="#9aa4b5" stroke-width="0.6"/>`);
   const decisions = data.decisions.map(
     (d) =>
-      `<circle cx="${x(d.at).toFixed(1)}" cy="40" r="4" fill="${d.status === 'uploaded' ? '#1f6feb' : d.status === 'failed' ? '#b42318' : '#d4a72c'}"><title>${esc(iso(d.at))} ${esc(d.model)} ${esc(d.status)}${d.orderId ? ` order ${esc(d.orderId)}` : ''}</title></circle>`,
+      `<a href="/v1/ai-logs/${esc(d.id)}/proof" class="proof"><circle cx="${x(d.at).toFixed(1)}" cy="40" r="4" fill="${d.status === 'uploaded' ? '#1f6feb' : d.status === 'failed' ? '#b42318' : '#d4a72c'}"><title>${esc(iso(d.at))} ${esc(d.model)} ${esc(d.status)}${d.orderId ? ` order ${esc(d.orderId)}` : ''}: its proof</title></circle></a>`,
   );
   const fills = data.fills.map(
     (f) =>
@@ -109,6 +125,6 @@ function timeline(data: ReportData): string {
   ${links.join('')}${decisions.join('')}${fills.join('')}
   <text x="${left}" y="140">${esc(iso(data.from))}</text><text x="${width - 10}" y="140" text-anchor="end">${esc(iso(data.to))}</text>
 </svg>
-<p class="muted">● decision (blue uploaded, amber pending, red failed) · ◆ fill (green covered, red uncovered) · lines join a fill to its decision</p>
+<p class="muted">● decision (blue uploaded, amber pending, red failed) · ◆ fill (green covered, red uncovered) · lines join a fill to its decision · each decision links to its proof (<code>GET /v1/ai-logs/:id/proof</code> with the agent key; check it with <code>npm run audit:verify -- --proof</code> or on <code>/verify</code>)</p>
 ${note}`;
 }
