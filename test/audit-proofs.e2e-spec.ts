@@ -127,8 +127,8 @@ describe('Merkle proofs and C2SP checkpoints', () => {
 
   it("runs the README's example for one decision as written, with the built CLI for `npm run -s audit:verify --`", async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const block = /```bash\n(curl [^\n]*\/proof" > decision\.tlog-proof\n[\s\S]*?)```/.exec(readme)![1];
-    const script = block.replaceAll('npm run -s audit:verify --', `${process.execPath} ${CLI}`);
+    const block = /```bash\n(curl [^\n]*\/checkpoints" > \/dev\/null\n[\s\S]*?)```/.exec(readme)![1];
+    const script = block.replaceAll('npm run -s audit:verify --', `${process.execPath} ${CLI}`).replaceAll('weex-ai-log-gateway.local', ORIGIN);
     const env = { PATH: process.env.PATH, GATEWAY: suite.harness!.apiUrl, KEY, LOG_ID: ids[6] };
     const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, env, encoding: 'utf8' });
     const promised = /^# (VERIFIED: .*)$/m.exec(block)![1];
@@ -153,6 +153,18 @@ describe('Merkle proofs and C2SP checkpoints', () => {
     expect((await auditVerify('--proof', moved, '--key', vkey)).code).toBe(1);
     const otherKey = 'other.example+00000000+AQ3uQ5v1PqJ8mYl7sRkqH4tq0WfZbLxG2c9oD6jVnE1U';
     expect((await auditVerify('--proof', join(dir, '3.tlog-proof'), '--key', otherKey)).code).not.toBe(0);
+    // The origin a judge expects: a proof of another account (or a look-alike one) is refused.
+    expect(await auditVerify('--proof', join(dir, '3.tlog-proof'), '--key', vkey, '--origin', `${ORIGIN}/d\u0435fault`)).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('expected "proofs.example.org/d\u0435fault"'),
+    });
+    expect(await auditVerify('--proof', join(dir, '3.tlog-proof'), '--key', vkey, '--origin', `${ORIGIN}/default`)).toMatchObject({ code: 0 });
+    // What curl saves when the gateway answered an error instead of a proof.
+    const answer = write('answer.tlog-proof', await (await call(`/v1/ai-logs/00000000-0000-7000-8000-000000000000/proof`)).text());
+    expect(await auditVerify('--proof', answer, '--key', vkey)).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/^NOT VERIFIED: this is not a proof file but a JSON answer/),
+    });
     const truncated = write('truncated.tlog-proof', proof.slice(0, proof.length / 2));
     expect(await auditVerify('--proof', truncated, '--key', vkey)).toMatchObject({ code: 1, out: expect.stringContaining('malformed') });
     expect(await auditVerify('--proof', join(dir, '3.tlog-proof'), '--key', vkey, '--witness', 'w.example+00000000+BAAA')).toMatchObject({ code: 1 });

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acceptedLog, type LogRow } from '#libs/ai-log';
+import { AuditCheckpoints } from '#libs/audit';
 import { canonicalLog, chainHash, GENESIS_HASH } from '#libs/audit-chain';
 import { formatVerifierKey, generateKey, SIGNATURE_TYPE_ED25519 } from '#libs/signed-note';
 import { auditVerify } from './support/audit-verify-cli.js';
@@ -138,14 +139,32 @@ describe('witnesses cosign the checkpoints (c2sp.org/tlog-witness), and refuse a
     ids.push(...(await post(1)));
     await checkpoint();
     const states = (await head()).witnesses;
-    expect(states[1]).toMatchObject({ outcome: 'unreachable', cosignedSize: '9' });
-    expect(states[0]).toMatchObject({ outcome: 'cosigned', cosignedSize: '10' });
+    expect(states[1]).toMatchObject({ outcome: 'unreachable', cosignedSize: '9', cosignedLatest: false });
+    expect(states[0]).toMatchObject({ outcome: 'cosigned', cosignedSize: '10', cosignedLatest: true });
     expect(await note()).not.toContain(`— ${dead.name} `);
+    // A log the fully cosigned checkpoint covers keeps getting that one; the new log gets the newer one.
+    const covered = await (await call(`/v1/ai-logs/${ids[0]}/proof`)).text();
+    expect(covered).toContain(`— ${dead.name} `);
+    expect(covered).toMatch(/\n9\n/);
+    expect(await (await call(`/v1/ai-logs/${ids[9]}/proof`)).text()).toMatch(/\n10\n/);
 
     await startWitness(dead);
     await checkpoint(); // the heads have not moved: the latest checkpoint goes to the witness that lacks it
     expect((await head()).witnesses[1]).toMatchObject({ outcome: 'cosigned', cosignedSize: '10' });
     expect(await note()).toContain(`— ${dead.name} `);
+  });
+
+  it('sends a checkpoint that a crash left unsent to every witness at the next check', async () => {
+    // As if the process died between signing the checkpoint and asking the witnesses.
+    await suite.db.query(`UPDATE audit_checkpoints SET note = regexp_replace(note, '— w[0-9].example [^\\n]*\\n', '', 'g') WHERE note IS NOT NULL`);
+    expect((await head()).witnesses.map((s) => s.cosignedLatest)).toEqual([false, false, false]);
+    await suite.harness!.gateway.api.app.get(AuditCheckpoints).cosignMissing('default'); // what each periodic check does
+    expect((await head()).witnesses.map((s) => [s.outcome, s.cosignedLatest])).toEqual([
+      ['cosigned', true],
+      ['cosigned', true],
+      ['cosigned', true],
+    ]);
+    for (const w of witnesses) expect(await note()).toContain(`— ${w.name} `);
   });
 
   /** What an attacker with the database does: rewrites log seq 2's explanation and every link after it, consistently. */

@@ -40,6 +40,7 @@ const HEAD = {
     {
       witness: 'witness.example.org+8c4a2f10',
       cosignedSize: '1842',
+      cosignedLatest: true,
       cosignedAt: '2026-11-22T10:00:00.400Z',
       outcome: 'cosigned',
       error: null,

@@ -61,6 +61,9 @@ export class WitnessDto implements WitnessView {
   @ApiId({ description: 'the largest tree of this account it cosigned (0: none yet)' })
   cosignedSize: string;
 
+  @ApiProperty({ description: 'whether the latest checkpoint carries its cosignature (false until it is sent one, within AUDIT_CHECK_INTERVAL_MS)' })
+  cosignedLatest: boolean;
+
   @ApiInstant({ nullable: true })
   cosignedAt: string | null;
 

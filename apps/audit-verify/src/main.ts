@@ -45,8 +45,27 @@ function parseProofArgs(argv: string[]): ProofArgs {
   return args;
 }
 
+/** A proof file is a few kilobytes plus its entry (a log is at most 1 MiB): anything far beyond is not one. */
+const MAX_PROOF_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Non-ASCII and control characters as \u escapes: an origin that only looks like the expected one must show. */
+const visible = (text: string) => text.replace(/[^\x20-\x7e]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+
 function verifyProof(args: ProofArgs): void {
-  const report = verifyProofFile(readFileSync(args.proof), {
+  const size = statSync(args.proof).size;
+  if (size > MAX_PROOF_FILE_BYTES) {
+    process.stdout.write(`NOT VERIFIED: the file is ${size} bytes, more than a proof file can be (${MAX_PROOF_FILE_BYTES})\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const file = readFileSync(args.proof);
+  if (file[0] === 0x7b) {
+    // What curl saves when the gateway answered an error (a 409 before any checkpoint covers the log, a 404).
+    process.stdout.write(`NOT VERIFIED: this is not a proof file but a JSON answer, probably an error: ${visible(file.subarray(0, 300).toString('utf8'))}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const report = verifyProofFile(file, {
     key: args.key,
     origin: args.origin,
     witnesses: args.witnesses,
@@ -57,7 +76,10 @@ function verifyProof(args: ProofArgs): void {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(`VERIFIED: log at index ${report.index} (seq ${report.index + 1n}) of ${report.origin}, in its signed tree of ${report.size} logs\n`);
+  process.stdout.write(
+    `VERIFIED: log at index ${report.index} (seq ${report.index + 1n}) of ${visible(report.origin)}, in its signed tree of ${report.size} logs\n`,
+  );
+  if (!args.origin) process.stdout.write(`origin not checked: give --origin to refuse a proof of another account, or of a look-alike one\n`);
   for (const line of report.extensions) process.stdout.write(`checkpoint extension: ${line}\n`);
   const cosigners = report.cosignatures.map((c) => `${c.name} at ${new Date(Number(c.timestamp) * 1000).toISOString()}`);
   process.stdout.write(`cosigned by: ${cosigners.length ? cosigners.join(', ') : 'no witness given'}\n`);
@@ -105,6 +127,11 @@ function describe(name: string, chain: ChainReport): string {
   const from = chain.start === 'genesis' ? 'from the genesis hash' : `after a ${chain.start}`;
   return `${chain.count} ${name}, seq ${chain.firstSeq}..${chain.lastSeq}, unbroken ${from}; last hash ${chain.lastHash}`;
 }
+
+// A reader that stops early (`| head`) is not a failure of the check.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 
 try {
   const argv = process.argv.slice(2);

@@ -5,7 +5,8 @@ import { AuditChainCheck, AuditCheckpoints } from '#libs/audit';
  * The audit trail's periodic work. PeriodicJob.AuditCheck (every AUDIT_CHECK_INTERVAL_MS) checks each account's stored
  * chains a step further (AuditChainCheck: workers take turns by lease, so several never check one account at once).
  * PeriodicJob.AuditCheckpoint (every AUDIT_CHECKPOINT_INTERVAL_MS) checks again and signs both chains' heads if they
- * moved. Two runs at once may both sign the same heads; that costs a duplicate row, never a wrong one.
+ * moved. Two runs at once may both sign the same heads; that costs a duplicate row, never a wrong one. Each check also
+ * sends the latest checkpoint to the witnesses whose cosignature it lacks.
  */
 @Injectable()
 export class AuditCheckpointTask {
@@ -20,7 +21,11 @@ export class AuditCheckpointTask {
   async checkAll(): Promise<number> {
     let broken = 0;
     try {
-      for (const accountId of await this.checkpoints.accountsWithChains()) if (!(await this.check.run(accountId)).ok) broken++;
+      for (const accountId of await this.checkpoints.accountsWithChains()) {
+        if (!(await this.check.run(accountId)).ok) broken++;
+        // A checkpoint whose witnesses were down, or that a crash left unsent, goes to them within a check interval.
+        await this.checkpoints.cosignMissing(accountId);
+      }
     } catch (error) {
       this.logger.warn(`audit check failed, will try again: ${(error as Error).message}`);
     }

@@ -243,25 +243,10 @@ export class AuditChainCheck {
 
   /**
    * Verifies a chain from `from` (a link verified earlier) towards seq `to`, at most `budget` links. Answers how far it
-   * got, and the first rule broken on the way.
+   * got, and the first rule broken on the way. With `tree`, each verified log is appended to it, and its leaves are
+   * stored page by page, before the frontier that covers them is saved.
    */
   private async walk(
-    chain: Chain,
-    accountId: string,
-    from: Link,
-    to: bigint,
-    budget: number,
-    tree?: LogTreeBuilder,
-  ): Promise<{ reached: Link; finding?: Finding }> {
-    try {
-      return await this.walkPages(chain, accountId, from, to, budget, tree);
-    } finally {
-      // The leaves of every link verified, stored before the frontier that covers them is saved.
-      if (tree) await this.tree.store(accountId, tree.take());
-    }
-  }
-
-  private async walkPages(
     chain: Chain,
     accountId: string,
     from: Link,
@@ -272,32 +257,31 @@ export class AuditChainCheck {
     const walker = new ChainWalker(NOUNS[chain]);
     walker.checkpoint(BigInt(from.seq), from.hash, true);
     let reached = from;
-    for (let walked = 0; BigInt(reached.seq) < to && walked < budget;) {
+    let finding: Finding | undefined;
+    for (let walked = 0; !finding && BigInt(reached.seq) < to && walked < budget;) {
       const after = BigInt(reached.seq);
       const page = await this.page(chain, accountId, after, to);
-      if (page.length === 0)
-        return {
-          reached,
-          finding: {
-            chain,
-            seq: String(after + 1n),
-            reason: `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`,
-          },
-        };
+      if (page.length === 0) {
+        const reason = `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`;
+        return { reached, finding: { chain, seq: String(after + 1n), reason } };
+      }
       const stated = await this.checkpoints.list(accountId, chain, after + 1n, BigInt(page.at(-1)!.seq!));
       for (const [i, row] of page.entries()) {
         if (i % LINKS_PER_TURN === LINKS_PER_TURN - 1) await turn();
         // Made link by link: only the page's rows are held, never their parsed and canonical forms all at once.
         const link = toLink(chain, row);
         const reason = walker.link(BigInt(link.seq), link.prevHash, link.hash, link.canonical) ?? link.problem ?? checkpointDisagrees(chain, stated, link);
-        if (reason) return { reached, finding: { chain, seq: link.seq, reason } };
+        if (reason) {
+          finding = { chain, seq: link.seq, reason };
+          break;
+        }
         reached = { seq: link.seq, hash: link.hash };
         tree?.add(link.canonical);
       }
       if (tree) await this.tree.store(accountId, tree.take());
       walked += page.length;
     }
-    return { reached };
+    return { reached, finding };
   }
 
   /** Re-verifies the next slice of older links; at the frontier the run started from, the pass is done and starts again. */

@@ -37,6 +37,17 @@ export class AuditCheckpointRepository {
     await this.prisma.auditCheckpoint.update({ where: { id }, data: { note } });
   }
 
+  /** The latest `limit` signed notes of trees of at least `minSize` logs, newest first. */
+  async notesCovering(accountId: string, minSize: bigint, limit: number): Promise<Array<{ size: bigint; note: string }>> {
+    const rows = await this.prisma.auditCheckpoint.findMany({
+      where: { accountId, seq: { gte: minSize }, note: { not: null } },
+      orderBy: [{ seq: 'desc' }, { id: 'desc' }],
+      select: { seq: true, note: true },
+      take: limit,
+    });
+    return rows.map((r) => ({ size: r.seq, note: r.note! }));
+  }
+
   /** The latest signed note of a tree of at least `minSize` logs (a proof of log seq s needs one of size s or more). */
   async latestNote(accountId: string, minSize = 1n): Promise<{ id: bigint; size: bigint; note: string } | undefined> {
     const row = await this.prisma.auditCheckpoint.findFirst({

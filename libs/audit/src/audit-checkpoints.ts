@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
-import { formatCheckpoint, signNote } from '#libs/signed-note';
+import { formatCheckpoint, keyLabel, parseNote, signNote } from '#libs/signed-note';
 import { type CheckpointStatement, keyIdOf, signCheckpoint } from '#libs/audit-chain';
 import { AuditChainCheck, type AuditCheckView, type Finding } from './audit-chain-check.js';
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
@@ -29,6 +29,8 @@ export interface WitnessView {
   witness: string;
   /** The largest tree it cosigned for this account (0: none yet), and when. */
   cosignedSize: string;
+  /** Whether the latest checkpoint carries its cosignature (false until it is sent one, within a check interval). */
+  cosignedLatest: boolean;
   cosignedAt: string | null;
   /** The last request: `cosigned`, `refused` (it holds a tree this one does not extend: investigate), `unreachable`; null before the first. */
   outcome: WitnessOutcome | null;
@@ -77,12 +79,15 @@ export class AuditCheckpoints {
   }
 
   private async witnessViews(accountId: string): Promise<WitnessView[]> {
-    const states = new Map((await this.witnessStates.list(accountId)).map((s) => [s.witness, s]));
+    const [rows, latest] = await Promise.all([this.witnessStates.list(accountId), this.checkpoints.latestNote(accountId)]);
+    const states = new Map(rows.map((s) => [s.witness, s]));
+    const present = latest ? cosigners(latest.note) : new Set<string>();
     return this.witnesses.configured.map(({ label }) => {
       const s = states.get(label);
       return {
         witness: label,
         cosignedSize: (s?.cosignedSize ?? 0n).toString(),
+        cosignedLatest: present.has(label),
         cosignedAt: s?.cosignedAt?.toISOString() ?? null,
         outcome: (s?.outcome as WitnessOutcome | undefined) ?? null,
         error: s?.error ?? null,
@@ -104,7 +109,7 @@ export class AuditCheckpoints {
     const [last, latest] = await Promise.all([this.checkpoints.last(accountId), this.checkpoints.latestNote(accountId)]);
     // Signed already, unless only a checkpoint from before the tree states these heads.
     if (last && last.seq === logs.verifiedSeq && last.receiptSeq === receipts.verifiedSeq && latest?.size === BigInt(logs.verifiedSeq)) {
-      await this.cosignAgain(accountId, latest);
+      await this.cosignMissing(accountId, latest);
       return { check };
     }
     const statement: CheckpointStatement = {
@@ -122,9 +127,14 @@ export class AuditCheckpoints {
     return { made, check };
   }
 
-  /** The latest checkpoint again to the witnesses that have not cosigned it (unreachable or refusing last time). */
-  private async cosignAgain(accountId: string, latest: { id: bigint; note: string }): Promise<void> {
+  /**
+   * The latest checkpoint again to the witnesses that have not cosigned it (unreachable or refusing last time, or never
+   * asked: the process died between signing and asking). Costs no request when every one has.
+   */
+  async cosignMissing(accountId: string, latest?: { id: bigint; note: string }): Promise<void> {
     if (this.witnesses.configured.length === 0) return;
+    latest ??= await this.checkpoints.latestNote(accountId);
+    if (!latest || this.witnesses.missing(cosigners(latest.note)).length === 0) return;
     const { note, answers } = await this.witnesses.cosign(accountId, latest.note);
     if ([...answers.values()].some((a) => a.outcome === 'cosigned')) await this.checkpoints.setNote(latest.id, note);
   }
@@ -183,4 +193,9 @@ function endsDisagree({ logs, stored }: ChainHeads): Finding | undefined {
   if (last.hash !== logs.hash)
     return { chain: 'logs', seq: last.seq, reason: `the head states hash ${logs.hash}, but the stored log at seq ${last.seq} has ${last.hash}` };
   return undefined;
+}
+
+/** The `<name>+<hex key id>` of each signature of a note. */
+function cosigners(note: string): Set<string> {
+  return new Set(parseNote(note).signatures.map((s) => keyLabel(s.name, s.keyId)));
 }

@@ -9,6 +9,17 @@ import { AuditTreeRepository } from './audit-tree.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Checkpoints a proof may use: of these recent ones that cover the log, the newest with the most signatures, so that
+ * a checkpoint the witnesses have not cosigned yet (a witness down, a crash before asking) does not replace one they did.
+ */
+const RECENT_NOTES = 10;
+
+function mostCosigned<T extends { note: string }>(notes: T[]): T | undefined {
+  const counts = notes.map((n) => parseNote(n.note).signatures.length);
+  return notes[counts.indexOf(Math.max(...counts))];
+}
+
 /** How long to wait for the checkpoint that will cover a log (the worker signs when the tree grew). */
 export const PROOF_RETRY_AFTER_S = 60;
 
@@ -44,7 +55,7 @@ export class AuditProofs {
     if (!row) throw new NotFoundException(`no AI log ${id} for this account`);
     if (row.seq === null) throw new NotFoundException(`AI log ${id} was stored before the audit chain existed: it has no place in the tree`);
     const seq = BigInt(row.seq);
-    const signed = await this.checkpoints.latestNote(accountId, seq);
+    const signed = mostCosigned(await this.checkpoints.notesCovering(accountId, seq, RECENT_NOTES));
     if (!signed)
       throw new ProofNotReadyException(
         `AI log ${id} (seq ${seq}) is not covered by a signed checkpoint yet: the worker signs one when the tree has grown; POST /v1/audit/checkpoints signs one now`,

@@ -1,15 +1,8 @@
-import { createHash } from 'node:crypto';
+import { leafHash } from '#libs/merkle-tree';
+import { naiveRoot } from '../../merkle-tree/src/testing/reference.js';
 import { LogTreeBuilder } from './log-tree-builder.js';
 
-const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-/** RFC 9162 §2.1.1's MTH, recursive as the RFC writes it. */
-function mth(entries: Buffer[]): Buffer {
-  if (entries.length === 0) return sha256();
-  if (entries.length === 1) return sha256(Buffer.of(0), entries[0]);
-  let k = 1;
-  while (k * 2 < entries.length) k *= 2;
-  return sha256(Buffer.of(1), mth(entries.slice(0, k)), mth(entries.slice(k)));
-}
+const mth = (entries: Buffer[]) => naiveRoot(entries.map(leafHash));
 
 describe('LogTreeBuilder', () => {
   const logs = Array.from({ length: 40 }, (_, i) => `{"seq":${i + 1},"é":"${'x'.repeat(i)}"}`);

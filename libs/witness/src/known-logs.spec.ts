@@ -35,10 +35,17 @@ describe('KnownLogs', () => {
     expect(names('other.example')).toEqual([]);
   });
 
-  it('matches a "/*" pattern to one non-empty segment after the prefix', () => {
+  it('matches a "/*" pattern to one account id after the prefix, and nothing that only looks like one', () => {
     expect(names('weex-ai-log-gateway.local/default')).toEqual(['weex-ai-log-gateway.local']);
     expect(names('weex-ai-log-gateway.local/acct-42')).toEqual(['weex-ai-log-gateway.local']);
-    for (const origin of ['weex-ai-log-gateway.local/', 'weex-ai-log-gateway.local', 'weex-ai-log-gateway.local/a/b', 'weex-ai-log-gateway.localx/a']) {
+    const lookAlikes = ['d\u0435fault', 'DEFAULT', 'default ', ' default', 'default\u202e', '-default', 'a'.repeat(65), 'déf'];
+    for (const origin of [
+      'weex-ai-log-gateway.local/',
+      'weex-ai-log-gateway.local',
+      'weex-ai-log-gateway.local/a/b',
+      'weex-ai-log-gateway.localx/a',
+      ...lookAlikes.map((segment) => `weex-ai-log-gateway.local/${segment}`),
+    ]) {
       expect({ origin, names: names(origin) }).toEqual({ origin, names: [] });
     }
   });

@@ -79,8 +79,13 @@ export class KnownLogs {
   }
 }
 
+/**
+ * The segment a pattern stands for: an account id as the gateway allows it (1-64 of a-z, 0-9, _ and -, starting with a
+ * letter or digit). Anything wider would let the log's key holder start look-alike origins (`dеfault` with a Cyrillic
+ * е, `DEFAULT`, a trailing space, a bidi override) that the witness cosigns as new logs.
+ */
+const SEGMENT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
 function matchesPattern(prefix: string, origin: string): boolean {
-  if (!origin.startsWith(prefix)) return false;
-  const segment = origin.slice(prefix.length);
-  return segment.length > 0 && !segment.includes('/');
+  return origin.startsWith(prefix) && SEGMENT.test(origin.slice(prefix.length));
 }
