@@ -91,8 +91,9 @@ describe('witnesses cosign the checkpoints (c2sp.org/tlog-witness), and refuse a
     expect({ status: res.status, body: res.status === 200 ? '' : await res.text() }).toEqual({ status: 200, body: '' });
   };
   const note = async () => (await call('/v1/audit/checkpoint')).text();
-  const head = async (): Promise<{ witnesses: Array<{ witness: string; outcome: string; cosignedSize: string; error: string | null }> }> =>
-    (await call('/v1/audit/head')).json() as never;
+  const head = async (): Promise<{
+    witnesses: Array<{ witness: string; outcome: string; cosignedSize: string; cosignedLatest: boolean; error: string | null }>;
+  }> => (await call('/v1/audit/head')).json() as never;
   const proofFile = async (id: string, name: string) => {
     const file = join(dir, name);
     writeFileSync(file, await (await call(`/v1/ai-logs/${id}/proof`)).text());

@@ -116,6 +116,9 @@ export async function run() {
       const extra = /^extra .*\n/m.exec(body)[0];
       proofBytes = Math.max(proofBytes, Buffer.byteLength(body) - Buffer.byteLength(extra));
     }
+    // The floor: the same authenticated read path answering one log by id (GET /v1/ai-logs/:id, one query).
+    const viewTimes = [];
+    for (const seq of seqs) viewTimes.push((await call(`/v1/ai-logs/${ids.get(seq)}`)).ms);
     const consistencyTimes = [];
     for (const seq of seqs) consistencyTimes.push((await call(`/v1/audit/consistency?from=${Math.min(seq, size)}&to=${size}`)).ms);
     // Signing and cosigning alone, as the worker does after its check: a checkpoint of 1,000 more logs, signed here
@@ -141,6 +144,7 @@ export async function run() {
 
     const proofs = percentiles(proofTimes.slice(REQUESTS / 10));
     const consistency = percentiles(consistencyTimes.slice(REQUESTS / 10));
+    const views = percentiles(viewTimes.slice(REQUESTS / 10));
     const peak = rss.maxBetween(0);
     return {
       throughput: REQUESTS / (proofTimes.reduce((a, b) => a + b, 0) / 1000),
@@ -162,6 +166,7 @@ export async function run() {
         `POST /v1/audit/checkpoints: ${ms(first.ms)} the first (each witness's first of this log), ${ms(grown.ms)} after ${GROWTH.toLocaleString('en')} more logs (check, signature, ${cosigned} cosignatures over consistency proofs)`,
         `a checkpoint of ${extended.logs.verifiedSeq} logs signed and sent to the witnesses (after the check, as the worker does): ${ms(cosignMs)}, ${cosignedAlone} cosignatures`,
         `inclusion proofs of ${REQUESTS.toLocaleString('en')} random logs (first tenth left out as warm-up): p50 ${ms(proofs.p50)}, p99 ${ms(proofs.p99)}, max ${ms(proofs.max)}; at most ${proofBytes} bytes besides the entry`,
+        `for comparison, GET /v1/ai-logs/:id of the same logs: p50 ${ms(views.p50)}, p99 ${ms(views.p99)}, max ${ms(views.max)}`,
         `consistency proofs from random sizes to ${size.toLocaleString('en')}: p50 ${ms(consistency.p50)}, p99 ${ms(consistency.p99)}, max ${ms(consistency.max)}`,
         `API RSS peak ${mb(peak)}`,
       ],

@@ -51,11 +51,13 @@ export class AuditProofs {
    * accepted (the canonical JSON its leaf hashes), so the file alone shows what was logged.
    */
   async inclusion(accountId: string, id: string): Promise<string> {
-    const row = UUID.test(id) ? await this.rows.logById(accountId, id) : undefined;
+    if (!UUID.test(id)) throw new NotFoundException(`no AI log ${id} for this account`);
+    // At once: the newest notes by size are the ones that can cover any log, whatever its seq.
+    const [row, recent] = await Promise.all([this.rows.logById(accountId, id), this.checkpoints.notesCovering(accountId, 1n, RECENT_NOTES)]);
     if (!row) throw new NotFoundException(`no AI log ${id} for this account`);
     if (row.seq === null) throw new NotFoundException(`AI log ${id} was stored before the audit chain existed: it has no place in the tree`);
     const seq = BigInt(row.seq);
-    const signed = mostCosigned(await this.checkpoints.notesCovering(accountId, seq, RECENT_NOTES));
+    const signed = mostCosigned(recent.filter((n) => n.size >= seq));
     if (!signed)
       throw new ProofNotReadyException(
         `AI log ${id} (seq ${seq}) is not covered by a signed checkpoint yet: the worker signs one when the tree has grown; POST /v1/audit/checkpoints signs one now`,
