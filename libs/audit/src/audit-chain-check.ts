@@ -5,47 +5,9 @@ import { AuditCheckRepository, type AuditCheckState, type AuditCheckUpdate } fro
 import { AuditCheckpointRepository } from './audit-checkpoint.repository.js';
 import { MerkleArgumentError } from '#libs/merkle-tree';
 import { AuditTreeRepository } from './audit-tree.repository.js';
+import { type AuditCheckView, type Chain, type Finding, LEASE_MS, toView } from './audit-check-view.js';
 import { LogTreeBuilder } from './log-tree-builder.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
-
-type Chain = 'logs' | 'receipts';
-
-/** Something the check found broken: in which chain, at which seq (null: not one link), and which rule. */
-export interface Finding {
-  chain: Chain;
-  seq: string | null;
-  reason: string;
-}
-
-export interface AuditCheckView {
-  accountId: string;
-  /** Nothing found broken (since a whole re-verification passed, if something was). */
-  ok: boolean;
-  checkedAt: string | null;
-  /** The last run got to both heads it read together. */
-  complete: boolean;
-  /**
-   * When the run under way elsewhere (a worker's, another request's) started; null when none holds the account. The
-   * other fields are then the last completed run's result, as of `checkedAt`.
-   */
-  runningSince: string | null;
-  logs: LogChainCheckView;
-  receipts: ChainCheckView;
-  broken: (Finding & { since: string }) | null;
-}
-
-export interface ChainCheckView {
-  /** Verified from the chain's start up to this link (the frontier). */
-  verifiedSeq: string;
-  verifiedHash: string;
-  /** When the re-verification of the older links last got to the frontier with nothing broken. */
-  sweptAt: string | null;
-}
-
-export interface LogChainCheckView extends ChainCheckView {
-  /** Root of the Merkle tree (RFC 9162) of the logs up to the frontier, base64: what a checkpoint of that size signs. */
-  treeRoot: string;
-}
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
 interface LinkToCheck {
@@ -66,8 +28,6 @@ const LINKS_PER_TURN = 50;
 /** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
 const FRONTIER_LINKS = 50_000;
 const SWEEP_LINKS = 10_000;
-/** A run that takes longer than this loses the account to the next one (its result is then not saved). */
-const LEASE_MS = 10 * 60_000;
 const NOUNS = {
   logs: { item: 'log', changed: 'the log was changed after it was accepted' },
   receipts: { item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' },
@@ -370,39 +330,5 @@ function resumeTree(state: AuditCheckState): { tree: LogTreeBuilder; from: Link;
     if (!(error instanceof MerkleArgumentError)) throw error;
     const reason = `the check's stored log tree does not fit its frontier at seq ${state.logSeq} (${error.message}): it was changed outside the gateway; the logs are verified again from seq 1`;
     return { tree: LogTreeBuilder.empty(), from: { seq: '0', hash: GENESIS_HASH }, finding: { chain: 'logs', seq: null, reason } };
-  }
-}
-
-function toView(state: AuditCheckState): AuditCheckView {
-  // The lease is taken for LEASE_MS from the run's start; one that ran out is a run that died.
-  const lease = state.leaseUntil?.getTime();
-  const running = lease !== undefined && lease > Date.now() ? new Date(lease - LEASE_MS).toISOString() : null;
-  const chain = (seq: bigint | undefined, hash: string | undefined, swept: Date | null | undefined): ChainCheckView => ({
-    verifiedSeq: (seq ?? 0n).toString(),
-    verifiedHash: hash ?? GENESIS_HASH,
-    sweptAt: swept?.toISOString() ?? null,
-  });
-  return {
-    accountId: state.accountId,
-    ok: !state.brokenReason,
-    checkedAt: state.checkedAt?.toISOString() ?? null,
-    complete: state.complete ?? false,
-    runningSince: running,
-    logs: { ...chain(state.logSeq, state.logHash, state.logSweptAt), treeRoot: treeRootOf(state) },
-    receipts: chain(state.receiptSeq, state.receiptHash, state.receiptSweptAt),
-    broken: state.brokenReason
-      ? { chain: state.brokenChain as Chain, seq: state.brokenSeq?.toString() ?? null, reason: state.brokenReason, since: state.brokenSince!.toISOString() }
-      : null,
-  };
-}
-
-/** The root of the tree the state holds, base64; a state that does not fit its size has none yet (the empty tree's). */
-function treeRootOf(state: AuditCheckState): string {
-  try {
-    return LogTreeBuilder.resume(state.logTree ?? Buffer.alloc(0), state.logSeq ?? 0n)
-      .root()
-      .toString('base64');
-  } catch {
-    return LogTreeBuilder.empty().root().toString('base64');
   }
 }

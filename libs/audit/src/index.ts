@@ -13,3 +13,4 @@ export * from './witnesses/audit-witness.repository.js';
 export * from './witnesses/audit-witnesses.js';
 export * from './witnesses/witness-list.js';
 export * from './audit-tree.repository.js';
+export * from './audit-check-view.js';
