@@ -161,6 +161,26 @@ describe("the judges' proof verifier page (/verify, headless Chromium)", () => {
       await remote.press('#verifier-key', 'Enter');
       expect(await remote.isHidden('#result')).toBe(true);
       expect([...problems, ...localProblems, ...remoteProblems]).toEqual([]);
+
+      // Hostile query strings: the page takes none, so each is a 400 naming the parameter, never the page echoing it.
+      const hostile = await browser.newPage();
+      let dialogs = 0;
+      hostile.on('dialog', (dialog) => {
+        dialogs++;
+        void dialog.dismiss();
+      });
+      for (const query of [
+        '?next=%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+        '?key=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+        '?x=%00%ff',
+        '?__proto__[a]=1',
+      ]) {
+        const res = await hostile.goto(`${suite.harness.apiUrl}/verify${query}`);
+        expect([query, res!.status()]).toEqual([query, 400]);
+        expect(res!.headers()['content-type']).toMatch(/^application\/json/);
+        expect(await hostile.locator('script, img').count()).toBe(0);
+      }
+      expect(dialogs).toBe(0);
     },
     120_000,
   );
