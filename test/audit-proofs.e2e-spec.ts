@@ -70,7 +70,12 @@ describe('Merkle proofs and C2SP checkpoints', () => {
 
   it('serves the checkpoint as a signed note over the RFC 9162 root, under a key in the note verifier-key form', async () => {
     ids = await post(7, 0);
-    expect((await call('/v1/ai-logs/' + ids[0] + '/proof')).status).toBe(409);
+    const early = await call('/v1/ai-logs/' + ids[0] + '/proof');
+    expect({ status: early.status, code: ((await early.json()) as { code: string }).code, retryAfter: early.headers.get('retry-after') }).toEqual({
+      status: 409,
+      code: 'PROOF_NOT_READY',
+      retryAfter: '60',
+    });
     expect((await call('/v1/audit/checkpoints', { method: 'POST' })).status).toBe(200);
 
     const vkeyRes = await call('/v1/audit/verifier-key');

@@ -44,6 +44,7 @@ const IDEMPOTENCY = ApiHeader({
   required: false,
   description:
     'Retry safely: the same key and body return the first answer (kept 24 h) to every retry; 409 with Retry-After only while the first is still running in the same API process.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 });
 const KEY_IN_USE = ApiError(409, {
   description: 'The first request with this Idempotency-Key is still running in this API process (once it committed, retries get its answer)',
@@ -208,7 +209,7 @@ export class AiLogsController {
   @ApiErrors(404)
   @ApiError(409, {
     description: 'No signed checkpoint covers the log yet',
-    code: 'CONFLICT',
+    code: 'PROOF_NOT_READY',
     message: 'AI log … (seq 1843) is not covered by a signed checkpoint yet: …',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: PROOF_RETRY_AFTER_S } } },
   })

@@ -2377,7 +2377,7 @@ export interface operations {
            * @example {
            *       "statusCode": 413,
            *       "code": "PAYLOAD_TOO_LARGE",
-           *       "message": "body is larger than 1048576 bytes",
+           *       "message": "Request body is too large",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -2552,7 +2552,7 @@ export interface operations {
            * @example {
            *       "statusCode": 413,
            *       "code": "PAYLOAD_TOO_LARGE",
-           *       "message": "body is larger than 1048576 bytes",
+           *       "message": "Request body is too large",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -2856,7 +2856,7 @@ export interface operations {
           /**
            * @example {
            *       "statusCode": 409,
-           *       "code": "CONFLICT",
+           *       "code": "PROOF_NOT_READY",
            *       "message": "AI log … (seq 1843) is not covered by a signed checkpoint yet: …",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }

@@ -23,9 +23,13 @@ function mostCosigned<T extends { note: string }>(notes: T[]): T | undefined {
 /** How long to wait for the checkpoint that will cover a log (the worker signs when the tree grew). */
 export const PROOF_RETRY_AFTER_S = 60;
 
-/** A log is in the tree, but no checkpoint covers it yet. */
+/** A log is in the tree, but no checkpoint covers it yet: a code of its own, so that clients tell it from other 409s. */
 export class ProofNotReadyException extends ConflictException {
   readonly retryAfterS = PROOF_RETRY_AFTER_S;
+
+  constructor(message: string) {
+    super({ code: 'PROOF_NOT_READY', message });
+  }
 }
 
 export interface ConsistencyView {
