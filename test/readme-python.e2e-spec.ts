@@ -3,9 +3,10 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { gatewaySuite } from './support/gateway-suite.js';
 
-// The README's Python agent, run by python3 against a real gateway, as a team would paste it (standard library only).
+// The README's Python agent without our client (plain HTTP, standard library only), run by python3 against a real
+// gateway, as a team would paste it.
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const SECTION = README.slice(README.indexOf('### What an agent does after each decision'));
+const SECTION = README.slice(README.indexOf('**Any other language**'));
 const SNIPPET = /```python\n([\s\S]*?)```/.exec(SECTION)![1];
 
 describe('README: the Python agent', () => {
