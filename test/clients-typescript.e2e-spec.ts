@@ -24,7 +24,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * What the proxy does with one request: answer an ErrorBody (with Retry-After when given), answer a page of its own
  * that echoes the request's headers, or forward the request and drop the answer.
  */
-type Step = { status: 429 | 503 | 409; retryAfter?: string } | 'echo-headers' | 'drop-answer';
+type Step =
+  | { status: 429 | 503 | 409; retryAfter?: string }
+  | 'echo-headers'
+  | 'drop-answer'
+  | { hostile: 'page-200' | 'empty-202' | 'huge-503' | 'redirect'; location?: string };
 
 interface Proxy {
   url: string;
@@ -44,6 +48,19 @@ async function proxy(target: string, steps: Step[], port = 0): Promise<Proxy> {
     if (step === 'echo-headers') {
       res.writeHead(400, { 'content-type': 'text/html' });
       res.end(`<h1>Bad request</h1><pre>${JSON.stringify(req.headers)}</pre>`);
+      return;
+    }
+    if (step && typeof step === 'object' && 'hostile' in step) {
+      if (step.hostile === 'page-200') res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Welcome</h1>');
+      else if (step.hostile === 'empty-202') res.writeHead(202, { 'content-type': 'application/json' }).end('{}');
+      else if (step.hostile === 'redirect') res.writeHead(307, { location: step.location! }).end();
+      else {
+        // 17 MiB and more: past what the client reads of one answer.
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        const mib = Buffer.alloc(1 << 20, 'x');
+        for (let i = 0; i < 17 && !res.destroyed; i++) if (!res.write(mib)) await once(res, 'drain');
+        res.end();
+      }
       return;
     }
     if (step && step !== 'drop-answer') {
@@ -208,6 +225,36 @@ describe('TypeScript client (clients/typescript)', () => {
     expect(parseRetryAfter('7')).toBe(7_000);
     expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 4_000)).toBe(6_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it("turns a hostile proxy's answers into GatewayErrors: no redirect followed, no answer read past 16 MiB, no odd ids", async () => {
+    const elsewhere = await proxy(suite.harness.apiUrl, []);
+    const p = await proxy(suite.harness.apiUrl, [
+      { hostile: 'page-200' },
+      { hostile: 'empty-202' },
+      { hostile: 'redirect', location: `${elsewhere.url}/v1/ai-logs` },
+      // Every attempt of the call before its deadline: a body cut short is a failure to retry.
+      ...Array.from({ length: 10 }, () => ({ hostile: 'huge-503' }) as const),
+    ]);
+    try {
+      // A key read from DATA_DIR's file ends with a newline: taken as the key.
+      const client = new Gateway({ url: p.url, key: `${suite.harness.agentKey}\n`, deadlineMs: 1_500 });
+      expect(await client.get('x').catch((e) => e)).toMatchObject({ code: 'BAD_ANSWER', status: undefined });
+      expect(await client.log(decision('hostile 202')).catch((e) => e)).toMatchObject({ code: 'BAD_ANSWER' });
+      expect(await client.log(decision('hostile redirect')).catch((e) => e)).toMatchObject({ status: 307, code: 'HTTP_307' });
+      expect(elsewhere.keys).toEqual([]); // the decision and its key never reached the other host
+      const huge = await client.get('x').catch((e) => e);
+      expect(huge).toMatchObject({ code: 'UNREACHABLE', transient: true });
+      expect(String(huge.cause?.message)).toContain('longer than 16777216 bytes');
+      for (const id of ['..', '.', '']) await expect(client.get(id)).rejects.toThrow(TypeError);
+      expect(parseRetryAfter('-5')).toBeUndefined(); // Date.parse reads it as a year
+      expect(await new Gateway({ url: suite.harness.apiUrl, key: `${suite.harness.agentKey}\n` }).log(decision('key with a newline'))).toMatch(
+        /^[0-9a-f-]{36}$/,
+      );
+    } finally {
+      await p.close();
+      await elsewhere.close();
+    }
   });
 
   it('retries across a gateway that is down and comes back, and across an answer lost after the commit: one log each', async () => {

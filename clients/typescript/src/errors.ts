@@ -75,6 +75,11 @@ export class GatewayError extends Error {
     });
   }
 
+  /** A 2xx that is not what the gateway answers (a proxy's page, a body cut short): its text is left out, as above. */
+  static badAnswer(attempts: Attempts, why: string, cause?: unknown): GatewayError {
+    return new GatewayError(`${attempts.what}: ${why}, so it is not the gateway's`, { code: 'BAD_ANSWER', attempts: attempts.count, cause });
+  }
+
   /** No answer by the deadline: refused, reset, timed out or cut mid-answer (the last of these is the cause). */
   static unreachable(what: string, attempts: number, cause: unknown): GatewayError {
     // undici's "fetch failed" says nothing; its cause says "connect ECONNREFUSED 127.0.0.1:3000". Not instanceof:

@@ -47,6 +47,8 @@ export class Gateway {
   readonly #fetch: typeof fetch;
 
   constructor({ url, key, deadlineMs = 30_000, timeoutMs = 10_000, maxBackoffMs = 8_000, fit = false, fetch = globalThis.fetch }: GatewayOptions) {
+    // Trimmed: a key read from a file (DATA_DIR's sandbox-agent-key) ends with a newline.
+    key = typeof key === 'string' ? key.trim() : key;
     if (typeof key !== 'string' || !TOKEN.test(key)) throw new TypeError('key must be an agent key: printable ASCII without spaces'); // not echoed
     if (!['http:', 'https:'].includes(protocolOf(url))) throw new TypeError('url must be an absolute http:// or https:// URL');
     this.url = url;
@@ -60,7 +62,8 @@ export class Gateway {
   async log(decision: Decision, options: LogOptions = {}): Promise<string> {
     const body = logBody(decision, options.fit ?? this.#fit);
     const header = { 'Idempotency-Key': idempotencyKey(options.idempotencyKey) };
-    const { data } = await this.#call(options, (fetch) => this.#client.POST('/v1/ai-logs', { body, params: { header }, fetch }));
+    const { data, attempts } = await this.#call(options, (fetch) => this.#client.POST('/v1/ai-logs', { body, params: { header }, fetch }));
+    if (typeof data.id !== 'string') throw GatewayError.badAnswer(attempts, 'the answer carries no log id');
     return data.id;
   }
 
@@ -73,6 +76,7 @@ export class Gateway {
     const body = { logs: decisions.map((decision) => logBody(decision, fit)) };
     const header = { 'Idempotency-Key': idempotencyKey(options.idempotencyKey) };
     const { data, attempts } = await this.#call(options, (fetch) => this.#client.POST('/v1/ai-logs/batch', { body, params: { header }, fetch }));
+    if (!Array.isArray(data.results)) throw GatewayError.badAnswer(attempts, 'the answer carries no results');
     const results = [...data.results].sort((a, b) => a.index - b.index);
     const ids = results.map((result) => (result.status === 'rejected' ? null : (result.id ?? null)));
     const errors = results.flatMap((result) => result.errors ?? []);
@@ -82,7 +86,7 @@ export class Gateway {
 
   /** The log: its `status` (queued, uploading, uploaded, retrying, failed), its fields as accepted, its upload attempts. */
   async get(id: string, options: CallOptions = {}): Promise<AiLog> {
-    return (await this.#call(options, (fetch) => this.#client.GET('/v1/ai-logs/{id}', { params: { path: { id } }, fetch }))).data;
+    return (await this.#call(options, (fetch) => this.#client.GET('/v1/ai-logs/{id}', { params: { path: { id: segment(id) } }, fetch }))).data;
   }
 
   /** Polls the log until it is uploaded; throws UploadWaitError if it ends `failed` or `timeoutMs` passes first. */
@@ -112,7 +116,8 @@ export class Gateway {
    */
   async proof(id: string, options: CallOptions & { signCheckpoint?: boolean } = {}): Promise<string> {
     const read = async () =>
-      (await this.#call(options, (fetch) => this.#client.GET('/v1/ai-logs/{id}/proof', { params: { path: { id } }, parseAs: 'text', fetch }))).data;
+      (await this.#call(options, (fetch) => this.#client.GET('/v1/ai-logs/{id}/proof', { params: { path: { id: segment(id) } }, parseAs: 'text', fetch })))
+        .data;
     try {
       return await read();
     } catch (error) {
@@ -128,8 +133,17 @@ export class Gateway {
     send: (fetch: Attempts['fetch']) => Promise<T>,
   ): Promise<{ data: NonNullable<T['data']>; attempts: Attempts }> {
     const attempts = new Attempts({ ...this.#policy, deadlineMs: options.deadlineMs ?? this.#policy.deadlineMs }, this.#fetch);
-    const { data, error, response } = await send(attempts.fetch);
+    let answer: T;
+    try {
+      answer = await send(attempts.fetch);
+    } catch (error) {
+      // openapi-fetch's JSON parse of a 2xx that is not JSON (a proxy's page): not the gateway's answer.
+      if ((error as Error | undefined)?.name !== 'SyntaxError') throw error; // by name: it may come from another realm
+      throw GatewayError.badAnswer(attempts, 'the answer is not the JSON the gateway sends', error);
+    }
+    const { data, error, response } = answer;
     if (!response.ok) throw GatewayError.fromAnswer(attempts, response, error, parseRetryAfter(response.headers.get('retry-after')));
+    if (data === undefined || data === null) throw GatewayError.badAnswer(attempts, `${response.status} with no body`);
     return { data: data as NonNullable<T['data']>, attempts };
   }
 }
@@ -137,6 +151,12 @@ export class Gateway {
 function idempotencyKey(key: string = crypto.randomUUID()): string {
   if (!TOKEN.test(key)) throw new TypeError(`idempotencyKey must be 1 to 255 printable ASCII characters without spaces, got ${JSON.stringify(key)}`);
   return key;
+}
+
+/** A log id as a path segment: `.` and `..` would be resolved away by URL parsing and name another path. */
+function segment(id: string): string {
+  if (typeof id !== 'string' || id === '' || id === '.' || id === '..') throw new TypeError(`not a log id: ${JSON.stringify(id)}`);
+  return id;
 }
 
 function protocolOf(url: string): string {

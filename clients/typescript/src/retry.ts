@@ -20,12 +20,17 @@ const MIN_ATTEMPT_MS = 100;
 /** Statuses whose Response may not carry a body. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-/** `Retry-After` in ms from now: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+/** The largest answer read, in bytes: a proof or a log is far smaller; a hostile proxy's endless body is cut here. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** An HTTP date (IMF-fixdate, RFC 9110), the only date form read: Date.parse alone takes "-5" for a year. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** `Retry-After` in ms from now: delay-seconds or an HTTP date; undefined when absent or unreadable (as the Python client reads it). */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
+  const at = HTTP_DATE.test(text) ? Date.parse(text) : NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
@@ -103,10 +108,36 @@ export class Attempts {
     return Math.random() * Math.min(this.#policy.maxBackoffMs, this.#policy.initialBackoffMs * 2 ** Math.min(failures - 1, 30));
   }
 
-  /** One attempt, its answer read whole within `timeoutMs`: a connection cut mid-answer is a failure to retry too. */
+  /**
+   * One attempt, its answer read whole within `timeoutMs` and `MAX_ANSWER_BYTES`: a connection cut mid-answer, or an
+   * answer too long, is a failure to retry too. Redirects are not followed: a gateway never sends one, and following it
+   * would send the decision and its Idempotency-Key to another host (the answer is an error instead).
+   */
   async #send(request: Request, timeoutMs: number): Promise<Response> {
-    const answer = await this.#fetch(request, { signal: AbortSignal.timeout(timeoutMs) });
-    const body = NO_BODY.has(answer.status) ? null : await answer.arrayBuffer();
+    const signal = AbortSignal.timeout(timeoutMs);
+    const answer = await this.#fetch(request, { signal, redirect: 'manual' });
+    const body = NO_BODY.has(answer.status) || !answer.body ? null : await readAtMost(answer.body, MAX_ANSWER_BYTES);
     return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
+}
+
+/** The whole stream, or an error as soon as it passes `limit` bytes (the rest is not read). */
+async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<ArrayBuffer> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    length += chunk.length;
+    if (length > limit) {
+      await stream.cancel().catch(() => undefined);
+      throw new Error(`the answer is longer than ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const whole = new Uint8Array(new ArrayBuffer(length));
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.length;
+  }
+  return whole.buffer;
 }
