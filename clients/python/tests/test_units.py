@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from weex_ai_log import fit_explanation, utf16_units
+from weex_ai_log import ConflictError, ProofNotReadyError, fit_explanation, utf16_units
+from weex_ai_log._answers import api_error
 from weex_ai_log._body import encode, log_fields
-from weex_ai_log._retry import RetryPolicy, parse_retry_after
+from weex_ai_log._http import Response
+from weex_ai_log._retry import Outcome, RetryPolicy, parse_retry_after
 from weex_ai_log._spool import Spool
 
 
@@ -96,3 +98,15 @@ def test_the_spool_keeps_the_body_byte_for_byte_and_ignores_partial_files(tmp_pa
     spool.remove(pending[0])
     spool.remove(pending[0])  # twice, as two processes sharing the directory would: no error
     assert [r.idempotency_key for r in spool.pending()] == ["key-2"]
+
+
+def test_a_409_is_proof_not_ready_by_its_code_or_on_the_proof_path_of_an_older_gateway() -> None:
+    def answer(code: str) -> Outcome:
+        body = {"statusCode": 409, "code": code, "message": "m", "requestId": "r"}
+        return Outcome(Response(409, {"retry-after": "60"}, json.dumps(body).encode()), attempts=1, exhausted=False)
+
+    not_ready = api_error(answer("PROOF_NOT_READY"))
+    assert type(not_ready) is ProofNotReadyError and not_ready.retry_after == 60.0 and not not_ready.transient
+    assert type(api_error(answer("CONFLICT"), not_ready=True)) is ProofNotReadyError  # before the code existed
+    assert type(api_error(answer("CONFLICT"))) is ConflictError
+    assert type(api_error(answer("IDEMPOTENCY_KEY_IN_USE"))) is ConflictError

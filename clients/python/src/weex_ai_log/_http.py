@@ -2,17 +2,40 @@
 
 No redirect is followed (a redirect would carry the agent key to another host), no proxy is used, and no connection
 is kept between calls: each attempt of a retry opens a fresh one, so that a gateway restarted between two attempts
-costs nothing but the refused connection.
+costs nothing but the refused connection. Also here: what goes into a request's headers and path (the agent key
+kept out of every repr, the rule for header values, an id quoted as a path segment).
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import re
 import ssl
+import uuid
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
+
+#: Printable ASCII without spaces: what an HTTP header value may safely hold, and the gateway's rule for keys.
+TOKEN = re.compile(r"[\x21-\x7e]{1,255}\Z")
+
+
+class Secret:
+    """Holds the agent key so that no repr, str, traceback or debugger listing of the client shows it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<redacted>"
+
+    __str__ = __repr__
 
 
 class TransportError(Exception):
@@ -108,3 +131,19 @@ def _lower_case(headers: Any) -> Dict[str, str]:
 def _describe(error: BaseException) -> str:
     text = str(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def checked_idempotency_key(key: Optional[str]) -> str:
+    """``key``, checked as a header value, or a new UUID when None."""
+    if key is None:
+        return str(uuid.uuid4())
+    if not isinstance(key, str) or not TOKEN.match(key):
+        raise ValueError(f"idempotency_key must be 1 to 255 printable ASCII characters without spaces, got {key!r}")
+    return key
+
+
+def path_segment(value: str, name: str) -> str:
+    """``value`` (an id) quoted as one segment of a URL path."""
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name} must be a non-empty str")
+    return quote(value, safe="")

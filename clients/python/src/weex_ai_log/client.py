@@ -4,57 +4,33 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import ssl
 import threading
 import time
-import uuid
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
-from urllib.parse import quote
 
+from ._answers import api_error, batch_results, json_object
 from ._body import OrderId, encode, log_fields, order_id_value
-from ._http import Response, Transport
-from ._retry import Outcome, Retrier, RetryPolicy, parse_retry_after
+from ._http import TOKEN, Response, Secret, Transport, checked_idempotency_key, path_segment
+from ._retry import Outcome, Retrier, RetryPolicy
 from ._spool import Spool, SpooledRequest
 from ._version import __version__
 from .errors import (
-    ApiError,
     BatchRejectedError,
-    FieldViolation,
     GatewayError,
     ProofNotReadyError,
     SpoolError,
     UploadFailedError,
     WaitTimeoutError,
-    error_class,
 )
 from .models import AiLog, Decision, FlushResult, RejectedRequest, SentRequest
 
 logger = logging.getLogger("weex_ai_log")
 
-#: Printable ASCII without spaces: what an HTTP header value may safely hold, and the gateway's rule for keys.
-_TOKEN = re.compile(r"[\x21-\x7e]{1,255}\Z")
 #: A spooled request the gateway refused with one of these is the request's own fault: it goes to rejected/.
 _REQUEST_FAULTS = frozenset({400, 413, 422})
 LOG_PATH = "/v1/ai-logs"
 BATCH_PATH = "/v1/ai-logs/batch"
-
-
-class _Secret:
-    """Holds the agent key so that no repr, str, traceback or debugger listing of the client shows it."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<redacted>"
-
-    __str__ = __repr__
 
 
 class Gateway:
@@ -88,9 +64,9 @@ class Gateway:
         fit: bool = False,
         ssl_context: Optional[ssl.SSLContext] = None,
     ) -> None:
-        if not isinstance(key, str) or not _TOKEN.match(key.strip()):
+        if not isinstance(key, str) or not TOKEN.match(key.strip()):
             raise ValueError("key must be an agent key: printable ASCII without spaces")
-        self._key = _Secret(key.strip())
+        self._key = Secret(key.strip())
         self._transport = Transport(url, ssl_context=ssl_context)
         policy = RetryPolicy(
             deadline=deadline, timeout=timeout, max_backoff=max_backoff, initial_backoff=min(0.25, max_backoff)
@@ -184,7 +160,7 @@ class Gateway:
         answer = self._post_logs(BATCH_PATH, encode({"logs": entries}), idempotency_key, deadline)
         if answer is None:
             return None
-        ids, rejected = _batch_results(answer[0])
+        ids, rejected = batch_results(answer[0])
         if rejected:
             raise BatchRejectedError(ids, rejected, attempts=answer[1])
         return [cast(str, i) for i in ids]
@@ -214,7 +190,7 @@ class Gateway:
         self, path: str, body: bytes, idempotency_key: Optional[str], deadline: Optional[float]
     ) -> Optional[Tuple[Dict[str, Any], int]]:
         """POSTs with retries; returns the answer and the attempts, or None when the request went to the spool."""
-        key = _checked_idempotency_key(idempotency_key)
+        key = checked_idempotency_key(idempotency_key)
         budget = self._retrier.policy.deadline if deadline is None else deadline
         started = time.monotonic()
         if self._spool is not None:
@@ -230,7 +206,7 @@ class Gateway:
                 raise
             self._keep(path, key, body, error)
             return None
-        return _json_object(response, f"POST {path}"), attempts
+        return json_object(response, f"POST {path}"), attempts
 
     def _keep(self, path: str, key: str, body: bytes, error: GatewayError) -> None:
         assert self._spool is not None
@@ -273,13 +249,13 @@ class Gateway:
         assert self._spool is not None
         response = outcome.response
         if response.status < 300:
-            answer = _json_object(response, f"POST {request.path}")
-            ids = tuple(_batch_results(answer)[0]) if request.path == BATCH_PATH else (str(answer["id"]),)
+            answer = json_object(response, f"POST {request.path}")
+            ids = tuple(batch_results(answer)[0]) if request.path == BATCH_PATH else (str(answer["id"]),)
             self._spool.remove(request)
             result.sent.append(SentRequest(request.idempotency_key, ids))
             logger.info("spool: sent %s (Idempotency-Key %s)", request.file.name, request.idempotency_key)
             return True
-        error = _api_error(outcome)
+        error = api_error(outcome)
         if response.status in _REQUEST_FAULTS:
             file = self._spool.reject(request, response.body)
             result.rejected.append(RejectedRequest(request.idempotency_key, error, file))
@@ -295,9 +271,9 @@ class Gateway:
     def get(self, log_id: str, *, deadline: Optional[float] = None) -> AiLog:
         """The log: its ``status`` (``queued``, ``uploading``, ``uploaded``, ``retrying``, ``failed``), its fields as
         accepted (``orderId`` as a string), and every upload attempt. Raises NotFoundError for an unknown id."""
-        path = f"/v1/ai-logs/{_segment(log_id, 'log_id')}"
+        path = f"/v1/ai-logs/{path_segment(log_id, 'log_id')}"
         response, _ = self._send("GET", path, deadline=deadline)
-        return cast(AiLog, _json_object(response, f"GET {path}"))
+        return cast(AiLog, json_object(response, f"GET {path}"))
 
     def wait_uploaded(self, log_id: str, timeout: float = 60.0, *, poll: float = 1.0) -> AiLog:
         """Polls the log until it is ``uploaded`` and returns it.
@@ -326,20 +302,20 @@ class Gateway:
         value = order_id_value(order_id)
         if value is None:
             raise TypeError("order_id is required")
-        path = f"/v1/orders/{_segment(str(value), 'order_id')}/evidence"
+        path = f"/v1/orders/{path_segment(str(value), 'order_id')}/evidence"
         response, _ = self._send("GET", path, deadline=deadline)
-        return _json_object(response, f"GET {path}")
+        return json_object(response, f"GET {path}")
 
     def proof(self, log_id: str, *, sign_checkpoint: bool = False, deadline: Optional[float] = None) -> str:
         """The log's ``c2sp.org/tlog-proof@v1`` file (text), which ``npm run audit:verify -- --proof`` and the
         gateway's ``/verify`` page check offline.
 
-        Until a signed checkpoint covers the log (the worker signs one hourly by default), the gateway answers 409:
-        raised as :class:`~weex_ai_log.errors.ProofNotReadyError` (``retry_after`` set), unless ``sign_checkpoint``,
-        which asks the gateway to sign one now (``POST /v1/audit/checkpoints``, scope ``exchange:read``) and fetches
-        the proof again.
+        Until a signed checkpoint covers the log (the worker signs one hourly by default), the gateway answers
+        ``409 PROOF_NOT_READY``, raised as :class:`~weex_ai_log.errors.ProofNotReadyError` (``retry_after`` 60 s),
+        unless ``sign_checkpoint``, which asks the gateway to sign one now (``POST /v1/audit/checkpoints``, scope
+        ``exchange:read``) and fetches the proof again.
         """
-        path = f"/v1/ai-logs/{_segment(log_id, 'log_id')}/proof"
+        path = f"/v1/ai-logs/{path_segment(log_id, 'log_id')}/proof"
         try:
             response, _ = self._send("GET", path, deadline=deadline, accept="text/plain", not_ready=True)
         except ProofNotReadyError:
@@ -367,7 +343,7 @@ class Gateway:
             self._sender(method, path, body, idempotency_key, accept), what=f"{method} {path}", deadline=deadline
         )
         if outcome.response.status >= 300:
-            raise _api_error(outcome, not_ready=not_ready)
+            raise api_error(outcome, not_ready=not_ready)
         return outcome.response, outcome.attempts
 
     def _sender(
@@ -385,75 +361,3 @@ class Gateway:
             headers["Idempotency-Key"] = idempotency_key
         transport = self._transport
         return lambda timeout: transport.request(method, path, headers, body, timeout)
-
-
-def _api_error(outcome: Outcome, *, not_ready: bool = False) -> ApiError:
-    """The typed error for an error answer, with the gateway's ErrorBody (never the request's headers)."""
-    response = outcome.response
-    body = response.json()
-    if isinstance(body, dict) and isinstance(body.get("code"), str):
-        code, message = body["code"], str(body.get("message", ""))
-        raw = body.get("errors")
-        errors = (
-            [FieldViolation(str(e.get("path", "")), str(e.get("message", ""))) for e in raw if isinstance(e, dict)]
-            if isinstance(raw, list)
-            else []
-        )
-        request_id = body.get("requestId")
-    else:
-        # Not the gateway's ErrorBody: a proxy's page, say. Its first line is enough.
-        code, message, errors, request_id, body = f"HTTP_{response.status}", response.text().strip()[:200], [], None, {}
-    cls = ProofNotReadyError if not_ready and response.status == 409 else error_class(response.status)
-    return cast(
-        ApiError,
-        cls(
-            response.status,
-            code,
-            message,
-            errors=errors,
-            request_id=request_id if isinstance(request_id, str) else None,
-            retry_after=parse_retry_after(response.headers.get("retry-after")),
-            body=body,
-            transient=outcome.exhausted,
-            attempts=outcome.attempts,
-        ),
-    )
-
-
-def _json_object(response: Response, what: str) -> Dict[str, Any]:
-    """A success answer's JSON object; a GatewayError if it is not one (something other than the gateway answered)."""
-    body = response.json()
-    if not isinstance(body, dict):
-        raise GatewayError(
-            f"{what}: answered {response.status} with something that is not a JSON object: {response.text()[:200]!r}"
-        )
-    return body
-
-
-def _batch_results(answer: Mapping[str, Any]) -> Tuple[List[Optional[str]], Dict[int, List[FieldViolation]]]:
-    """A batch's ``207``: the ids in order (None where rejected) and the violations of each rejected log."""
-    ids: List[Optional[str]] = []
-    rejected: Dict[int, List[FieldViolation]] = {}
-    for item in sorted(answer["results"], key=lambda r: int(r["index"])):
-        if item.get("status") == "rejected":
-            ids.append(None)
-            rejected[int(item["index"])] = [
-                FieldViolation(str(e.get("path", "")), str(e.get("message", ""))) for e in item.get("errors", [])
-            ]
-        else:
-            ids.append(str(item["id"]))
-    return ids, rejected
-
-
-def _checked_idempotency_key(key: Optional[str]) -> str:
-    if key is None:
-        return str(uuid.uuid4())
-    if not isinstance(key, str) or not _TOKEN.match(key):
-        raise ValueError(f"idempotency_key must be 1 to 255 printable ASCII characters without spaces, got {key!r}")
-    return key
-
-
-def _segment(value: str, name: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise TypeError(f"{name} must be a non-empty str")
-    return quote(value, safe="")

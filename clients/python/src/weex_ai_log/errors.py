@@ -133,10 +133,11 @@ class ConflictError(ClientError):
 
 
 class ProofNotReadyError(ConflictError):
-    """``409`` from ``GET /v1/ai-logs/:id/proof``: no signed checkpoint covers the log yet.
+    """``409 PROOF_NOT_READY`` from ``GET /v1/ai-logs/:id/proof``: no signed checkpoint covers the log yet.
 
     The worker signs one every ``AUDIT_CHECKPOINT_INTERVAL_MS`` (1 h by default); ``proof(id, sign_checkpoint=True)``
-    asks the gateway to sign one now. ``retry_after`` is the gateway's ``Retry-After``.
+    asks the gateway to sign one now. ``retry_after`` is the gateway's ``Retry-After`` (60 s). Not retried. (A
+    gateway older than this code answered ``409 CONFLICT``: from the proof endpoint, that is raised as this too.)
     """
 
 
@@ -254,7 +255,12 @@ _BY_STATUS: Dict[int, type] = {
     503: ServiceUnavailableError,
 }
 
+#: The class raised for a status and ``code`` of the gateway's ErrorBody, before the status alone decides.
+_BY_CODE: Dict[Tuple[int, str], type] = {(409, "PROOF_NOT_READY"): ProofNotReadyError}
 
-def error_class(status: int) -> type:
-    """The :class:`ApiError` subclass for an error status."""
+
+def error_class(status: int, code: Optional[str] = None) -> type:
+    """The :class:`ApiError` subclass for an error status and, when the code has a class of its own, its code."""
+    if code is not None and (status, code) in _BY_CODE:
+        return _BY_CODE[status, code]
     return _BY_STATUS.get(status, ClientError if status < 500 else ServerError)
