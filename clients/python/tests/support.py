@@ -1,4 +1,5 @@
-"""Helpers of the tests: Python subprocesses that import the package, and the one stand-in, a 429-storm proxy."""
+"""Helpers of the tests: Python subprocesses that import the package, and the one stand-in, a proxy that answers
+429 storms, hostile pages and broken answers of its own before passing requests on to the gateway."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, Union
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -37,10 +38,12 @@ class Seen:
     path: str
     idempotency_key: Optional[str]
     status: int
+    authorization: Optional[str] = None
 
 
-#: A scripted answer: status, headers, JSON body.
-Scripted = Tuple[int, Dict[str, str], Dict[str, object]]
+#: A scripted answer: status, headers, JSON body; or an action that writes an answer of its own (or none) on the
+#: handler's connection and returns the status it answered (-1 for none).
+Scripted = Union[Tuple[int, Dict[str, str], Dict[str, object]], Callable[["_ProxyHandler"], int]]
 
 
 def error_answer(status: int, code: str, retry_after: Optional[int]) -> Scripted:
@@ -97,6 +100,14 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
     def _handle(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         scripted = self.server.next_scripted()
+        if callable(scripted):
+            self.close_connection = True
+            try:
+                status = scripted(self)
+            except OSError:  # the client gave up and closed the connection: what the test wants, often
+                status = -2
+            self._record(status)
+            return
         if scripted is not None:
             status, headers, payload = scripted
             data = json.dumps(payload).encode()
@@ -121,13 +132,99 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
                 }
             finally:
                 upstream.close()
-        self.server.record(Seen(time.monotonic(), self.command, self.path, self.headers.get("Idempotency-Key"), status))
+        self._record(status)
         self.send_response(status)
         for name, value in answer_headers.items():
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def _record(self, status: int) -> None:
+        key, authorization = self.headers.get("Idempotency-Key"), self.headers.get("Authorization")
+        self.server.record(Seen(time.monotonic(), self.command, self.path, key, status, authorization))
+
+    def request_head(self) -> str:
+        """The request line and headers as received: what a proxy's debugging page shows."""
+        return f"{self.requestline}\n{self.headers}"
+
+    def answer(self, status: int, content_type: str, data: bytes, extra: Optional[Dict[str, str]] = None) -> int:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        return status
+
+
+# ---- hostile or broken answers, as scripted actions --------------------------------------------------------------------
+
+
+def echo_page(status: int, content_type: str = "text/html") -> Callable[[_ProxyHandler], int]:
+    """A proxy's page that shows the request it received, headers and all: the agent key among them."""
+    return lambda h: h.answer(status, content_type, f"<html><pre>{h.request_head()}</pre></html>".encode())
+
+
+def echo_error_body(status: int) -> Callable[[_ProxyHandler], int]:
+    """An answer shaped as the gateway's ErrorBody whose every text echoes the request's Authorization header."""
+
+    def act(h: _ProxyHandler) -> int:
+        shown = f"your header was {h.headers.get('Authorization')}"
+        body = {
+            "statusCode": status,
+            "code": "VALIDATION_FAILED",
+            "message": shown,
+            "errors": [{"path": shown, "message": shown}],
+            "requestId": shown,
+        }
+        return h.answer(status, "application/json", json.dumps(body).encode())
+
+    return act
+
+
+def raw_answer(status: int, data: bytes, content_type: str = "application/json") -> Callable[[_ProxyHandler], int]:
+    return lambda h: h.answer(status, content_type, data)
+
+
+def hang_up() -> Callable[[_ProxyHandler], int]:
+    """Reads the request and closes the connection without a word."""
+    return lambda h: -1
+
+
+def drip(phase: str, interval: float = 2.0, status: int = 202) -> Callable[[_ProxyHandler], int]:
+    """An answer sent a byte every ``interval`` seconds: its head (``phase="head"``), or, after a whole head saying
+    ``Content-Length: 1000``, its body (``"body"``). Stops when the client goes away."""
+
+    def act(h: _ProxyHandler) -> int:
+        head = f"HTTP/1.1 {status} Accepted\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".encode()
+        if phase == "body":
+            h.wfile.write(head)
+            h.wfile.flush()
+        for byte in head if phase == "head" else b" " * 1000:
+            time.sleep(interval)
+            h.wfile.write(bytes([byte]))
+            h.wfile.flush()
+        return status
+
+    return act
+
+
+def endless(status: int, size: int) -> Callable[[_ProxyHandler], int]:
+    """An answer of ``size`` bytes without Content-Length (its end is the connection's), sent as fast as it is read."""
+
+    def act(h: _ProxyHandler) -> int:
+        h.send_response(status)
+        h.send_header("Content-Type", "text/plain")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        chunk = b"x" * 65536
+        for _ in range(size // len(chunk)):
+            h.wfile.write(chunk)
+        return status
+
+    return act
 
 
 @contextmanager

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
+import sys
 from email.utils import format_datetime
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from weex_ai_log import ConflictError, ProofNotReadyError, fit_explanation, utf16_units
+from weex_ai_log import ConflictError, Gateway, ProofNotReadyError, fit_explanation, utf16_units
+from weex_ai_log.__main__ import main
 from weex_ai_log._answers import api_error
 from weex_ai_log._body import encode, log_fields
-from weex_ai_log._http import Response
+from weex_ai_log._http import Response, checked_idempotency_key
 from weex_ai_log._retry import Outcome, RetryPolicy, parse_retry_after
 from weex_ai_log._spool import Spool
 
@@ -110,3 +113,47 @@ def test_a_409_is_proof_not_ready_by_its_code_or_on_the_proof_path_of_an_older_g
     assert type(api_error(answer("CONFLICT"), not_ready=True)) is ProofNotReadyError  # before the code existed
     assert type(api_error(answer("CONFLICT"))) is ConflictError
     assert type(api_error(answer("IDEMPOTENCY_KEY_IN_USE"))) is ConflictError
+
+
+def test_the_usage_line_names_the_program_as_it_was_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv0, program in [
+        ("/venv/bin/weex-ai-log", "weex-ai-log"),
+        ("/site-packages/weex_ai_log/__main__.py", "python -m weex_ai_log"),  # python -m weex_ai_log
+    ]:
+        monkeypatch.setattr(sys, "argv", [argv0, "--help"])
+        with pytest.raises(SystemExit):
+            main(["--help"])
+        assert capsys.readouterr().out.startswith(f"usage: {program} [-h]")
+
+
+def test_the_readme_gives_the_verifier_its_arguments() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "npm run audit:verify -- --proof FILE --key VKEY --origin ORIGIN" in readme
+    assert "GET /v1/audit/verifier-key" in readme
+    assert "audit:verify -- --proof`" not in readme
+
+
+def test_the_agent_key_is_redacted_from_what_the_client_writes(caplog: pytest.LogCaptureFixture) -> None:
+    key = "agk_unit-test-key-0123456789"
+    client = Gateway("http://127.0.0.1:1", key)
+    caplog.set_level(logging.INFO, logger="weex_ai_log")
+    logging.getLogger("weex_ai_log").info("echoed: %s", f"Bearer {key}")
+    assert caplog.records[-1].getMessage() == "echoed: Bearer <redacted>"
+    with pytest.raises(ValueError, match="must not hold the agent key") as refused:
+        checked_idempotency_key(key)
+    assert key not in str(refused.value)
+    body = {"statusCode": 400, "code": "X", "message": key, "errors": [{"path": key, "message": key}], "requestId": key}
+    error = api_error(Outcome(Response(400, {}, json.dumps(body).encode()), attempts=1, exhausted=False))
+    assert key not in f"{error} {error!r} {error.__dict__!r}"
+    assert key not in repr(Response(200, {"x-echo": key}, key.encode()))
+    assert key not in repr(vars(client)) and client.url == "http://127.0.0.1:1"
+
+
+def test_a_bad_deadline_is_refused_before_anything_is_spooled(tmp_path: Path) -> None:
+    client = Gateway("http://127.0.0.1:1", "agk_long-enough-key-xxxx", spool=tmp_path / "spool")
+    for deadline in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match="deadline"):
+            client.log(stage="s", model="m", input={}, output={}, explanation="x", deadline=deadline)
+    assert list((tmp_path / "spool").iterdir()) == []

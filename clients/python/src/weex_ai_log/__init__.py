@@ -14,6 +14,7 @@ from .client import Gateway
 from .errors import (
     ApiError,
     AuthenticationError,
+    BadAnswerError,
     BatchRejectedError,
     ClientError,
     ConflictError,
@@ -63,6 +64,7 @@ __all__ = [
     "ServerError",
     "ServiceUnavailableError",
     "GatewayUnreachableError",
+    "BadAnswerError",
     "SpoolError",
     "BatchRejectedError",
     "UploadFailedError",

@@ -6,7 +6,8 @@ until the gateway says ``uploaded``. In live mode that log goes to WEEX like any
 The gateway's URL comes from ``--url``, else ``WEEX_AI_LOG_URL``, else ``http://127.0.0.1:3000``. The agent key from
 ``--key`` or ``--key-file`` (e.g. ``.data/sandbox-agent-key``), else ``WEEX_AI_LOG_KEY``, else
 ``WEEX_AI_LOG_KEY_FILE``. Prefer the file or the environment: a ``--key`` shows in process listings and shell
-history. The key is never printed.
+history. The key is never printed: what the command prints goes through the client's redaction, and an answer that
+is not the gateway's contributes only its status.
 
 Exit status: 0 uploaded, 1 failed, not uploaded in time or refused, 2 bad usage.
 """
@@ -18,6 +19,7 @@ import os
 import sys
 from typing import Any, List, Mapping, Optional
 
+from ._secret import redact
 from .client import Gateway
 from .errors import GatewayError, UploadFailedError, WaitTimeoutError
 
@@ -26,7 +28,7 @@ DEFAULT_URL = "http://127.0.0.1:3000"
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m weex_ai_log",
+        prog=program_name(),
         description="Post one check log to the AI-log gateway and wait until it is uploaded.",
         epilog="Environment: WEEX_AI_LOG_URL, WEEX_AI_LOG_KEY, WEEX_AI_LOG_KEY_FILE. Exit 0 when uploaded.",
     )
@@ -66,23 +68,34 @@ def main(argv: Optional[List[str]] = None) -> int:
             explanation="A connectivity check of the Python client.",
         )
         assert log_id is not None  # no spool here
-        print(f"posted {log_id} to {gateway.url}; waiting for the upload")
+        say(f"posted {log_id} to {gateway.url}; waiting for the upload")
         log = gateway.wait_uploaded(log_id, timeout=args.timeout)
     except UploadFailedError as error:
-        print(f"failed: {error.last_error}", file=sys.stderr)
+        say(f"failed: {error.last_error}", error=True)
         return 1
     except WaitTimeoutError as error:
-        print(f"not uploaded after {args.timeout:g} s (status {error.log.get('status')})", file=sys.stderr)
+        say(f"not uploaded after {args.timeout:g} s (status {error.log.get('status')})", error=True)
         return 1
     except GatewayError as error:
-        print(f"error: {error}", file=sys.stderr)
+        say(f"error: {error}", error=True)
         return 1
     attempts: List[Mapping[str, Any]] = list(log.get("attempts") or [])
     attempt = attempts[-1] if attempts else {}
-    print(
+    say(
         f"uploaded to the {log.get('target')} (exchange code {attempt.get('exchangeCode')}, {attempt.get('latencyMs')} ms)"
     )
     return 0
+
+
+def program_name() -> str:
+    """How the command was run, for its usage line: ``weex-ai-log`` (the script), or ``python -m weex_ai_log``."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m weex_ai_log" if name in ("", "-c", "__main__.py") else name
+
+
+def say(text: str, *, error: bool = False) -> None:
+    """Prints a line (on stderr with ``error``), with any agent key in it redacted."""
+    print(redact(text), file=sys.stderr if error else sys.stdout)
 
 
 def _read_key(key_file: Optional[str]) -> str:

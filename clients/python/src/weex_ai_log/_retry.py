@@ -2,7 +2,7 @@
 
 A call is retried, always with the same request (the same body and Idempotency-Key), on:
 
-- no answer (refused, reset, timed out, closed early),
+- no answer (refused, reset, timed out, closed early, or an answer over 16 MiB, not read further),
 - ``429`` with ``Retry-After`` (the agent key's rate limit),
 - ``409 IDEMPOTENCY_KEY_IN_USE`` (the first request with this key is still running in the gateway),
 - ``502``, ``503`` and ``504`` (the gateway or a proxy in front of it cannot serve now),
@@ -39,7 +39,8 @@ class RetryPolicy:
     """How long a call may take, retries included, and how its retries are spaced.
 
     ``deadline``: seconds from the call's start after which no attempt is started (the call then raises, or spools).
-    ``timeout``: seconds one attempt may wait to connect and for each read, never beyond the deadline.
+    ``timeout``: seconds one attempt may take as a whole (connect, send, the answer's head and body), never beyond
+    the deadline.
     ``initial_backoff`` / ``max_backoff``: the wait after the first failure without ``Retry-After``, doubled after
     each further one up to ``max_backoff``; each wait is drawn between half and all of it (jitter), so that agents
     that failed together do not retry together.

@@ -3,34 +3,33 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 import ssl
-import threading
 import time
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
 
-from ._answers import api_error, batch_results, json_object
+from ._answers import ai_log, api_error, batch_results, json_object, log_id, proof_text
 from ._body import OrderId, encode, log_fields, order_id_value
-from ._http import TOKEN, Response, Secret, Transport, checked_idempotency_key, path_segment
-from ._retry import Outcome, Retrier, RetryPolicy
-from ._spool import Spool, SpooledRequest
+from ._http import TOKEN, Response, Transport, checked_idempotency_key, path_segment
+from ._outbox import Outbox
+from ._retry import Retrier, RetryPolicy
+from ._secret import Secret
+from ._spool import BATCH_PATH, LOG_PATH, Spool
 from ._version import __version__
 from .errors import (
+    BadAnswerError,
     BatchRejectedError,
+    FieldViolation,
     GatewayError,
     ProofNotReadyError,
-    SpoolError,
     UploadFailedError,
     WaitTimeoutError,
 )
-from .models import AiLog, Decision, FlushResult, RejectedRequest, SentRequest
+from .models import AiLog, Decision, FlushResult
 
 logger = logging.getLogger("weex_ai_log")
-
-#: A spooled request the gateway refused with one of these is the request's own fault: it goes to rejected/.
-_REQUEST_FAULTS = frozenset({400, 413, 422})
-LOG_PATH = "/v1/ai-logs"
-BATCH_PATH = "/v1/ai-logs/batch"
+T = TypeVar("T")
 
 
 class Gateway:
@@ -44,10 +43,13 @@ class Gateway:
     - ``deadline`` (30 s): how long one call may take, retries included. Past it, the call raises the last transient
       error (:class:`~weex_ai_log.errors.GatewayUnreachableError`, or a 429/503/409-in-flight
       :class:`~weex_ai_log.errors.ApiError` with ``transient`` true), or, with a spool, keeps a log in the spool.
-    - ``timeout`` (10 s): how long one attempt waits to connect and for each read.
+    - ``timeout`` (10 s): how long one attempt may take as a whole (connect, send, the answer's head and body),
+      never beyond the deadline.
     - ``max_backoff`` (8 s): the longest wait between two attempts that no ``Retry-After`` sets.
-    - ``spool`` (None): a directory where logs the gateway did not take by the deadline are kept, to be sent by the
-      next call or by :meth:`flush`. Created if needed; the constructor raises ``OSError`` if it cannot be.
+    - ``spool`` (None): a directory where each log post is written before its first attempt, and kept if the gateway
+      did not take it by the deadline, to be sent by the next call or by :meth:`flush`. Created (0700) if needed; the
+      constructor raises ``OSError`` if it cannot be, and ``PermissionError`` if it belongs to another user or its
+      group or others may write to it.
     - ``fit`` (False): cut ``explanation`` to 1,000 UTF-16 code units instead of letting the gateway refuse it.
     - ``ssl_context``: for ``https://`` URLs, to trust a private CA; the system's trust store otherwise.
     """
@@ -66,17 +68,15 @@ class Gateway:
     ) -> None:
         if not isinstance(key, str) or not TOKEN.match(key.strip()):
             raise ValueError("key must be an agent key: printable ASCII without spaces")
-        self._key = Secret(key.strip())
-        self._transport = Transport(url, ssl_context=ssl_context)
+        self._transport = Transport(url, Secret(key.strip()), ssl_context=ssl_context)
         policy = RetryPolicy(
             deadline=deadline, timeout=timeout, max_backoff=max_backoff, initial_backoff=min(0.25, max_backoff)
         )
         self._retrier = Retrier(policy)
         if spool is not None and not os.fspath(spool):
             raise ValueError("spool must name a directory")
-        self._spool = Spool(spool) if spool is not None else None
+        self._outbox = None if spool is None else Outbox(Spool(spool), self._retrier, self._log_sender)
         self._fit = fit
-        self._flushing = threading.Lock()
         self._user_agent = f"weex-ai-log-python/{__version__}"
 
     @property
@@ -87,10 +87,10 @@ class Gateway:
     @property
     def spool_dir(self) -> Optional[str]:
         """The spool directory, or None without a spool."""
-        return None if self._spool is None else str(self._spool.directory)
+        return None if self._outbox is None else str(self._outbox.spool.directory)
 
     def __repr__(self) -> str:
-        spool = "" if self._spool is None else f", spool={self.spool_dir!r}"
+        spool = "" if self._outbox is None else f", spool={self.spool_dir!r}"
         return f"Gateway({self.url!r}{spool})"
 
     # ---- posting logs ---------------------------------------------------------------------------------------------
@@ -117,7 +117,8 @@ class Gateway:
 
         Returns None only when the log was kept in the spool (the gateway not reachable by the deadline): it is then
         sent by a later call or :meth:`flush`. Raises a :class:`~weex_ai_log.errors.ClientError` (400 with the fields
-        and rules, 413, ...) without retrying; see :class:`Gateway` for the transient failures.
+        and rules, 413, ...) without retrying; see :class:`Gateway` for the transient failures. A ``2xx`` that is not
+        the gateway's answer raises :class:`~weex_ai_log.errors.BadAnswerError`.
         """
         body = encode(
             log_fields(
@@ -130,8 +131,9 @@ class Gateway:
                 fit=self._fit if fit is None else fit,
             )
         )
-        answer = self._post_logs(LOG_PATH, body, idempotency_key, deadline)
-        return None if answer is None else str(answer[0]["id"])
+        return self._post_logs(
+            LOG_PATH, body, idempotency_key, deadline, lambda r, a: log_id(r, f"POST {LOG_PATH}", attempts=a)
+        )
 
     def log_batch(
         self,
@@ -157,12 +159,18 @@ class Gateway:
                 raise TypeError(
                     f"logs[{index}]: {error} (the keys are log()'s arguments: order_id, stage, model, input, output, explanation)"
                 ) from None
-        answer = self._post_logs(BATCH_PATH, encode({"logs": entries}), idempotency_key, deadline)
+
+        def parse(
+            response: Response, attempts: int
+        ) -> Tuple[List[Optional[str]], Dict[int, List[FieldViolation]], int]:
+            return (*batch_results(response, f"POST {BATCH_PATH}", len(entries), attempts=attempts), attempts)
+
+        answer = self._post_logs(BATCH_PATH, encode({"logs": entries}), idempotency_key, deadline, parse)
         if answer is None:
             return None
-        ids, rejected = batch_results(answer[0])
-        if rejected:
-            raise BatchRejectedError(ids, rejected, attempts=answer[1])
+        ids, rejected, attempts = answer
+        if rejected:  # the others are committed (and out of the spool): raised after
+            raise BatchRejectedError(ids, rejected, attempts=attempts)
         return [cast(str, i) for i in ids]
 
     def flush(self, *, deadline: Optional[float] = None) -> FlushResult:
@@ -170,101 +178,67 @@ class Gateway:
 
         A request the gateway takes is deleted from the spool; one it refuses for good (400, 413, 422) is moved to the
         spool's ``rejected/`` with the gateway's answer and listed in the result. Raises, leaving the rest in the spool,
-        when the gateway cannot be reached by ``deadline`` (per request) or refuses the key (401, 403). Without a
-        spool there is nothing to do.
+        when the gateway cannot be reached by ``deadline`` (per request), refuses the key (401, 403) or gives an
+        answer that is not its own. Without a spool there is nothing to do. Requests that calls of this client are
+        sending at the time are left to them.
         """
-        result = FlushResult()
-        if self._spool is None:
-            return result
-        with self._flushing:
-            for request in self._spool.pending():
-                outcome = self._retrier.run(
-                    self._sender("POST", request.path, request.body, request.idempotency_key),
-                    what=f"POST {request.path} (spooled)",
-                    deadline=deadline,
-                )
-                self._settle(request, outcome, result, quiet=False)
-        return result
+        return FlushResult() if self._outbox is None else self._outbox.flush(deadline)
 
     def _post_logs(
-        self, path: str, body: bytes, idempotency_key: Optional[str], deadline: Optional[float]
-    ) -> Optional[Tuple[Dict[str, Any], int]]:
-        """POSTs with retries; returns the answer and the attempts, or None when the request went to the spool."""
+        self,
+        path: str,
+        body: bytes,
+        idempotency_key: Optional[str],
+        deadline: Optional[float],
+        parse: Callable[[Response, int], T],
+    ) -> Optional[T]:
+        """POSTs with retries and returns ``parse`` of the 2xx answer, or None when the request was kept in the spool.
+
+        With a spool, the request is written to it before the first attempt and stays there until the gateway
+        committed it (2xx) or refused it for good (a 4xx other than the transient ones: moved to rejected/).
+        """
         key = checked_idempotency_key(idempotency_key)
         budget = self._retrier.policy.deadline if deadline is None else deadline
+        if not (isinstance(budget, (int, float)) and math.isfinite(budget) and budget > 0):
+            raise ValueError(f"deadline must be a positive number of seconds, got {budget!r}")  # before any write
+        outbox = self._outbox
+        if outbox is None:
+            response, attempts = self._send("POST", path, body=body, idempotency_key=key, deadline=budget)
+            return parse(response, attempts)
         started = time.monotonic()
-        if self._spool is not None:
+        file, unwritten = outbox.write_ahead(path, key, body)
+        try:
             # Older logs first; at most half of this call's time, so that this call's own log still gets its chance.
-            self._drain(started + budget / 2)
-        try:
+            outbox.drain(started + budget / 2)
             remaining = budget - (time.monotonic() - started)
-            response, attempts = self._send(
-                "POST", path, body=body, idempotency_key=key, deadline=max(remaining, budget / 2)
-            )
-        except GatewayError as error:
-            if self._spool is None or not error.transient:
-                raise
-            self._keep(path, key, body, error)
-            return None
-        return json_object(response, f"POST {path}"), attempts
-
-    def _keep(self, path: str, key: str, body: bytes, error: GatewayError) -> None:
-        assert self._spool is not None
-        try:
-            file = self._spool.put(path, key, body)
-        except OSError as spool_error:
-            raise SpoolError(error, spool_error) from spool_error
-        logger.warning(
-            "gateway did not take POST %s by the deadline (%s): kept in the spool as %s (Idempotency-Key %s)",
-            path,
-            error,
-            file,
-            key,
-        )
-
-    def _drain(self, end: float) -> None:
-        """Sends spooled requests one attempt each until one fails, ``end`` comes, or the spool is empty. Never raises."""
-        assert self._spool is not None
-        if not self._flushing.acquire(blocking=False):
-            return  # another thread is sending them
-        try:
-            for request in self._spool.pending():
-                left = end - time.monotonic()
-                if left < 0.1:
-                    return
-                sender = self._sender("POST", request.path, request.body, request.idempotency_key)
-                outcome = self._retrier.run(sender, what=f"POST {request.path} (spooled)", deadline=left, once=True)
-                if not self._settle(request, outcome, FlushResult(), quiet=True):
-                    return
-        except (GatewayError, OSError) as error:
-            logger.info("spool: not sent yet (%s)", error)
+            try:
+                outcome = self._retrier.run(
+                    self._log_sender(path, body, key), what=f"POST {path}", deadline=max(remaining, budget / 2)
+                )
+            except GatewayError as unreachable:
+                if not unreachable.transient:
+                    raise
+                outbox.keep(file, path, key, body, unreachable, unwritten)
+                return None
+            response = outcome.response
+            if response.status < 300:
+                try:
+                    result = parse(response, outcome.attempts)
+                except BadAnswerError as bad:
+                    if file is not None:
+                        logger.warning("%s; the request stays in the spool as %s", bad, file)
+                    raise
+                outbox.committed(file)
+                return result
+            error = api_error(outcome)
+            if error.transient:
+                outbox.keep(file, path, key, body, error, unwritten)
+                return None
+            if 400 <= response.status < 500:
+                outbox.refused(file, path, key, body, error)
+            raise error
         finally:
-            self._flushing.release()
-
-    def _settle(self, request: SpooledRequest, outcome: Outcome, result: FlushResult, *, quiet: bool) -> bool:
-        """Acts on a spooled request's answer: sent (removed), refused for good (moved to rejected/) or kept.
-
-        Returns whether to go on with the next. Kept: with ``quiet`` returns False, otherwise raises the error.
-        """
-        assert self._spool is not None
-        response = outcome.response
-        if response.status < 300:
-            answer = json_object(response, f"POST {request.path}")
-            ids = tuple(batch_results(answer)[0]) if request.path == BATCH_PATH else (str(answer["id"]),)
-            self._spool.remove(request)
-            result.sent.append(SentRequest(request.idempotency_key, ids))
-            logger.info("spool: sent %s (Idempotency-Key %s)", request.file.name, request.idempotency_key)
-            return True
-        error = api_error(outcome)
-        if response.status in _REQUEST_FAULTS:
-            file = self._spool.reject(request, response.body)
-            result.rejected.append(RejectedRequest(request.idempotency_key, error, file))
-            logger.error("spool: the gateway refused %s for good (%s); moved to %s", request.file.name, error, file)
-            return True
-        if quiet:
-            logger.warning("spool: %s kept (%s)", request.file.name, error)
-            return False
-        raise error
+            outbox.release(file)
 
     # ---- reading --------------------------------------------------------------------------------------------------
 
@@ -273,7 +247,7 @@ class Gateway:
         accepted (``orderId`` as a string), and every upload attempt. Raises NotFoundError for an unknown id."""
         path = f"/v1/ai-logs/{path_segment(log_id, 'log_id')}"
         response, _ = self._send("GET", path, deadline=deadline)
-        return cast(AiLog, json_object(response, f"GET {path}"))
+        return cast(AiLog, ai_log(response, f"GET {path}"))
 
     def wait_uploaded(self, log_id: str, timeout: float = 60.0, *, poll: float = 1.0) -> AiLog:
         """Polls the log until it is ``uploaded`` and returns it.
@@ -307,8 +281,9 @@ class Gateway:
         return json_object(response, f"GET {path}")
 
     def proof(self, log_id: str, *, sign_checkpoint: bool = False, deadline: Optional[float] = None) -> str:
-        """The log's ``c2sp.org/tlog-proof@v1`` file (text), which ``npm run audit:verify -- --proof`` and the
-        gateway's ``/verify`` page check offline.
+        """The log's ``c2sp.org/tlog-proof@v1`` file (text), which ``npm run audit:verify -- --proof FILE --key VKEY
+        --origin ORIGIN`` (the key from ``GET /v1/audit/verifier-key``) and the gateway's ``/verify`` page check
+        offline.
 
         Until a signed checkpoint covers the log (the worker signs one hourly by default), the gateway answers
         ``409 PROOF_NOT_READY``, raised as :class:`~weex_ai_log.errors.ProofNotReadyError` (``retry_after`` 60 s),
@@ -323,7 +298,7 @@ class Gateway:
                 raise
             self._send("POST", "/v1/audit/checkpoints", deadline=deadline)
             response, _ = self._send("GET", path, deadline=deadline, accept="text/plain", not_ready=True)
-        return response.text()
+        return proof_text(response, f"GET {path}")
 
     # ---- one request, with retries ----------------------------------------------------------------------------------
 
@@ -353,11 +328,15 @@ class Gateway:
         body: Optional[bytes],
         idempotency_key: Optional[str],
         accept: str = "application/json",
-    ) -> Any:
-        headers = {"Authorization": f"Bearer {self._key.reveal()}", "Accept": accept, "User-Agent": self._user_agent}
+    ) -> Callable[[float], Response]:
+        # No Authorization here: the transport puts the key in at the last moment (see _http.py).
+        headers = {"Accept": accept, "User-Agent": self._user_agent}
         if body is not None:
             headers["Content-Type"] = "application/json"
         if idempotency_key is not None:
             headers["Idempotency-Key"] = idempotency_key
         transport = self._transport
         return lambda timeout: transport.request(method, path, headers, body, timeout)
+
+    def _log_sender(self, path: str, body: bytes, idempotency_key: str) -> Callable[[float], Response]:
+        return self._sender("POST", path, body, idempotency_key)

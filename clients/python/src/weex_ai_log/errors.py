@@ -5,13 +5,17 @@ carrying the gateway's ``ErrorBody``: ``code``, ``message``, the failing fields,
 :class:`GatewayUnreachableError`. ``transient`` says whether trying again later may succeed: the client has already
 retried those until its deadline.
 
-No error carries the agent key: the client never puts it in a message, and the gateway never echoes it.
+No error carries the agent key: the client never puts it in a message, never copies the text of an answer that is
+not the gateway's ``ErrorBody`` (a proxy's page may echo the request's headers), and, as a second defence, removes
+the exact string of the key from every text an error holds, wherever that text came from.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+
+from ._secret import redact, scrub
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,9 @@ class GatewayError(Exception):
     #: the same call may succeed later. The client raises such an error only once its deadline has passed.
     transient: bool = False
 
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
+
 
 class ApiError(GatewayError):
     """The gateway answered with an error status.
@@ -62,12 +69,12 @@ class ApiError(GatewayError):
         attempts: int = 1,
     ) -> None:
         self.status = status
-        self.code = code
-        self.message = message
-        self.errors: Tuple[FieldViolation, ...] = tuple(errors)
-        self.request_id = request_id
+        self.code = redact(code)
+        self.message = redact(message)
+        self.errors: Tuple[FieldViolation, ...] = tuple(FieldViolation(redact(e.field), redact(e.rule)) for e in errors)
+        self.request_id = None if request_id is None else redact(request_id)
         self.retry_after = retry_after
-        self.body: Mapping[str, Any] = body if body is not None else {}
+        self.body: Mapping[str, Any] = scrub(dict(body)) if body is not None else {}
         self.transient = transient
         self.attempts = attempts
         super().__init__(self._describe())
@@ -165,8 +172,22 @@ class ServiceUnavailableError(ServerError):
     """``503``: the gateway cannot serve the request now (its database, a query timeout)."""
 
 
+class BadAnswerError(ApiError):
+    """A ``2xx`` that is not what the gateway answers: not JSON, or JSON without the fields the call expects (a log's
+    ``id``, a batch's ``results``). Something other than the gateway answered (a proxy's page, say), or it was cut.
+
+    ``status`` is the answer's status, ``code`` ``BAD_ANSWER`` (this client's own); the answer's text is not kept (it
+    might echo the request's headers, the key among them). Not retried. The request may or may not have been
+    committed: with a spool, it stays in the spool and is sent again, with its Idempotency-Key, by a later call.
+    """
+
+    def __init__(self, status: int, what: str, why: str, *, attempts: int = 1) -> None:
+        super().__init__(status, "BAD_ANSWER", f"{what}: {why}, so it is not the gateway's", attempts=attempts)
+
+
 class GatewayUnreachableError(GatewayError):
-    """No answer until the call's deadline: refused, reset, timed out, or a connection closed before the answer.
+    """No answer until the call's deadline: refused, reset, timed out, a connection closed before the answer, or an
+    answer longer than 16 MiB (not read further).
 
     The request may have reached the gateway (a timeout after it committed): a later call with the same
     Idempotency-Key gets the first answer rather than storing the log twice. ``__cause__`` is the last network
@@ -229,8 +250,8 @@ class UploadFailedError(GatewayError):
     """
 
     def __init__(self, log: Mapping[str, Any]) -> None:
-        self.log = log
-        self.last_error: Optional[str] = log.get("lastError")
+        self.log: Mapping[str, Any] = scrub(dict(log))
+        self.last_error: Optional[str] = self.log.get("lastError")
         super().__init__(f"AI log {log.get('id')} failed: {self.last_error}")
 
 
@@ -238,8 +259,8 @@ class WaitTimeoutError(GatewayError, TimeoutError):
     """``wait_uploaded``: the log was not uploaded within the timeout. ``log`` is the last view (status and attempts)."""
 
     def __init__(self, log: Mapping[str, Any], timeout: float) -> None:
-        self.log = log
-        super().__init__(f"AI log {log.get('id')} still {log.get('status')!r} after {timeout:g} s")
+        self.log: Mapping[str, Any] = scrub(dict(log))
+        super().__init__(f"AI log {self.log.get('id')} still {self.log.get('status')!r} after {timeout:g} s")
 
 
 #: The class raised for each error status; other 4xx are ClientError, other 5xx ServerError.
