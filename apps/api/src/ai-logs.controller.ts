@@ -9,7 +9,9 @@ import { AuditProofs, PROOF_RETRY_AFTER_S } from '#libs/audit';
 import { GatewayConfig } from '#libs/config';
 import { type CheckedTextRequest, CHECKS_OWN_TEXT, NoQueryDto, takeBody } from '#libs/http';
 import { type IdempotentReply, type IdempotentRequest, IdempotencyService, KEY_IN_USE_RETRY_AFTER_S } from '#libs/idempotency';
+import { AccountLogsQueryDto, type AdminLogSummary, AdminLogsService } from '#libs/admin';
 import { AcceptedDto, AiLogDto, BatchResultDto } from './ai-logs.responses.js';
+import { AdminLogPageDto } from './admin/admin.responses.js';
 import { AgentApi, Scopes } from './controller-kinds.js';
 
 /** An ingest request: the Idempotency-Key, and whether the body may hold text PostgreSQL cannot store. */
@@ -38,6 +40,20 @@ const PROOF_EXAMPLE = [
   '— weex-ai-log-gateway.local Wg6cH2nXk…base64 signature…',
   '',
 ].join('\n');
+const SUMMARY_EXAMPLE = {
+  id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00',
+  accountId: 'default',
+  status: 'uploaded',
+  orderId: LOG_EXAMPLE.orderId,
+  stage: LOG_EXAMPLE.stage,
+  model: LOG_EXAMPLE.model,
+  explanation: LOG_EXAMPLE.explanation,
+  attemptCount: 1,
+  lastError: null,
+  receivedAt: '2026-11-22T10:00:00.000Z',
+  nextAttemptAt: '2026-11-22T10:00:00.000Z',
+  uploadedAt: '2026-11-22T10:00:00.204Z',
+};
 const QUEUED = { index: 0, id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00', status: 'queued', receivedAt: '2026-11-22T10:00:00.000Z' };
 const IDEMPOTENCY = ApiHeader({
   name: 'Idempotency-Key',
@@ -69,6 +85,7 @@ export class AiLogsController {
     private readonly idempotency: IdempotencyService,
     private readonly quota: AgentQuota,
     private readonly proofs: AuditProofs,
+    private readonly list: AdminLogsService,
   ) {}
 
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
@@ -158,6 +175,18 @@ export class AiLogsController {
     });
   }
 
+  @Get()
+  @ApiEndpoint(
+    "The account's logs, newest first",
+    'Filters combine: status (comma-separated), model, stage, orderId, q (a substring of the explanation, any case), `from` inclusive and `to` exclusive (ISO 8601 with a zone, or Unix ms). Pass `nextCursor` as `cursor` for the next page. What the console lists.',
+  )
+  @ApiAnswer(200, 'A page', AdminLogPageDto, { data: [SUMMARY_EXAMPLE], nextCursor: 'MTc5NTI4NzYwMDAwMC4wMTk1ZjBjMi03YzFhLTdkM2UtOWIxZi0yYTRjNmU4ZjBhMTI' })
+  @ApiErrors(400)
+  @Scopes(['logs:write', 'exchange:read', 'audit:read'])
+  listAiLogs(@Query() query: AccountLogsQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: AdminLogSummary[]; nextCursor: string | null }> {
+    return this.list.listAccount(agent.accountId, query);
+  }
+
   @Get(':id')
   @ApiEndpoint(
     'One log: its status, every upload attempt, and whether the simulator or the exchange answered',
@@ -195,7 +224,7 @@ export class AiLogsController {
     ],
   })
   @ApiErrors(404)
-  @Scopes(['logs:write', 'exchange:read'])
+  @Scopes(['logs:write', 'exchange:read', 'audit:read'])
   getAiLog(@Param('id') id: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AiLogView> {
     return this.logs.get(id, agent.accountId, this.config.sandbox ? 'simulator' : 'exchange');
   }
@@ -213,7 +242,7 @@ export class AiLogsController {
     message: 'AI log … (seq 1843) is not covered by a signed checkpoint yet: …',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', example: PROOF_RETRY_AFTER_S } } },
   })
-  @Scopes(['logs:write', 'exchange:read'])
+  @Scopes(['logs:write', 'exchange:read', 'audit:read'])
   async getAiLogProof(@Param('id') id: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity, @Res() reply: FastifyReply): Promise<void> {
     const proof = await this.proofs.inclusion(agent.accountId, id);
     void reply.type('text/plain; charset=utf-8').send(proof);

@@ -18,6 +18,7 @@ import { AgentKeysController } from './admin/agent-keys.controller.js';
 import { QueueOverviewController } from './admin/queue-overview.controller.js';
 import { AiLogsController } from './ai-logs.controller.js';
 import { AuditController } from './audit.controller.js';
+import { ConsoleSessionController } from './console-session.controller.js';
 import { EvidenceController } from './evidence.controller.js';
 import { AccountController } from './exchange/account.controller.js';
 import { CancelsController } from './exchange/cancels.controller.js';
@@ -25,6 +26,7 @@ import { OrdersController } from './exchange/orders.controller.js';
 import { SpotController } from './exchange/spot.controller.js';
 import { TradesController } from './exchange/trades.controller.js';
 import { HealthController } from './health.controller.js';
+import { JudgeKeysController } from './judge-keys.controller.js';
 import { MetricsController } from './metrics.controller.js';
 
 /** The HTTP service agents and operators call. */
@@ -51,6 +53,8 @@ export class ApiModule {
       controllers: [
         AiLogsController,
         AuditController,
+        JudgeKeysController,
+        ConsoleSessionController,
         AccountController,
         OrdersController,
         TradesController,

@@ -25,7 +25,7 @@ import {
 } from '#libs/audit';
 import { disconnectSignal, NoQueryDto, securePage } from '#libs/http';
 import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, ConsistencyDto, PublicKeyDto } from './audit.responses.js';
-import { AgentApi } from './controller-kinds.js';
+import { AgentApi, Scopes } from './controller-kinds.js';
 
 const HASH = '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928';
 const RECEIPTS = { seq: '1790', hash: '5be1…64 hex…' };
@@ -93,7 +93,8 @@ const CHECK = {
  * streaming exports that `npm run audit:verify` checks offline.
  */
 @Controller('v1/audit')
-@AgentApi('Audit', 'exchange:read')
+/** Judges read all of it (audit:read); signing a checkpoint now is the team's (exchange:read). */
+@AgentApi('Audit', 'exchange:read', 'audit:read')
 export class AuditController {
   constructor(
     private readonly checkpoints: AuditCheckpoints,
@@ -129,6 +130,7 @@ export class AuditController {
   )
   @ApiAnswer(200, 'The checkpoint of the current heads', CheckpointDto, CHECKPOINT)
   @ApiErrors(409)
+  @Scopes(['exchange:read'])
   async createAuditCheckpoint(@Agent() { accountId }: AgentIdentity): Promise<CheckpointView> {
     const { made, check } = await this.checkpoints.checkpoint(accountId);
     if (check.broken)

@@ -3,7 +3,7 @@ import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
 import { DisconnectSignal, NoQueryDto } from '#libs/http';
 import { CoverageQueryDto, type CoverageView, coverageWindow, EvidenceService, type OrderEvidenceView, type SyncStateView } from '#libs/evidence';
-import { AgentApi } from './controller-kinds.js';
+import { AgentApi, Scopes } from './controller-kinds.js';
 import { EXAMPLES } from './exchange/exchange-examples.js';
 import { AccountSyncStateDto, CoverageDto, OrderEvidenceDto } from './evidence.responses.js';
 
@@ -86,6 +86,7 @@ export class EvidenceController {
   @ApiEndpoint('Evidence for one order', 'The order, its fills, the plan order that placed it, and every AI log naming either, with upload receipts.')
   @ApiAnswer(200, 'The evidence', OrderEvidenceDto, EVIDENCE_EXAMPLE)
   @ApiErrors(400, 404, 503)
+  @Scopes(['exchange:read', 'audit:read'])
   getOrderEvidence(@Param('orderId') orderId: string, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<OrderEvidenceView> {
     return this.evidence.orderEvidence(agent.accountId, orderId);
   }
@@ -98,6 +99,7 @@ export class EvidenceController {
   )
   @ApiAnswer(200, 'Coverage of the window', CoverageDto, COVERAGE_EXAMPLE)
   @ApiErrors(400, 503)
+  @Scopes(['exchange:read', 'audit:read'])
   getCoverage(@Query() query: CoverageQueryDto, @Agent() agent: AgentIdentity, @DisconnectSignal() signal: AbortSignal): Promise<CoverageView> {
     return this.evidence.coverage(agent.accountId, coverageWindow(query), signal);
   }

@@ -9,7 +9,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The account's logs, newest first
+     * @description Filters combine: status (comma-separated), model, stage, orderId, q (a substring of the explanation, any case), `from` inclusive and `to` exclusive (ISO 8601 with a zone, or Unix ms). Pass `nextCursor` as `cursor` for the next page. What the console lists.
+     */
+    get: operations['listAiLogs'];
     put?: never;
     /**
      * Post one AI log
@@ -258,6 +262,47 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/judge-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's judge keys, without the keys */
+    get: operations['listJudgeKeys'];
+    put?: never;
+    /**
+     * Issue a judge key
+     * @description A read-only key (audit:read) to this account, ending after expiresInDays (at most 90). The key is in this answer only.
+     */
+    post: operations['createJudgeKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/judge-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a judge key
+     * @description Takes effect at its next request; its console sessions end with it.
+     */
+    delete: operations['revokeJudgeKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -957,6 +1002,35 @@ export interface components {
       /** @description one per item, in order */
       results: components['schemas']['BatchItemResultDto'][];
     };
+    AdminLogSummaryDto: {
+      /** Format: uuid */
+      id: string;
+      accountId: string;
+      /** @enum {string} */
+      status: 'queued' | 'uploading' | 'uploaded' | 'retrying' | 'failed';
+      /**
+       * @description 64-bit ID as its decimal digits
+       * @example 737185556881998184
+       */
+      orderId: string | null;
+      stage: string;
+      model: string;
+      explanation: string;
+      attemptCount: number;
+      lastError: string | null;
+      /** Format: date-time */
+      receivedAt: string;
+      /** Format: date-time */
+      nextAttemptAt: string;
+      /** Format: date-time */
+      uploadedAt: string | null;
+    };
+    AdminLogPageDto: {
+      /** @description newest first */
+      data: components['schemas']['AdminLogSummaryDto'][];
+      /** @description pass as `cursor` for the next page; null on the last */
+      nextCursor: string | null;
+    };
     ChainLinkDto: {
       /**
        * @description the log's place in its account's audit chain
@@ -1216,6 +1290,51 @@ export interface components {
       pem: string;
       /** @description SHA-256 hex of the key */
       keyId: string;
+    };
+    CreateJudgeKeyDto: {
+      label: string;
+      expiresInDays: number;
+    };
+    CreatedAgentKeyDto: {
+      /** Format: uuid */
+      id: string;
+      accountId: string;
+      label: string;
+      scopes: ('logs:write' | 'exchange:read' | 'exchange:cancel' | 'audit:read')[];
+      /** @description null: AGENT_RATE_LIMIT_PER_MIN */
+      rateLimitPerMin: number | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When a judge key ends by itself; null: never
+       */
+      expiresAt: string | null;
+      /** @description the key itself: shown in this answer only */
+      key: string;
+    };
+    AgentKeyDto: {
+      /** Format: uuid */
+      id: string;
+      accountId: string;
+      label: string;
+      scopes: ('logs:write' | 'exchange:read' | 'exchange:cancel' | 'audit:read')[];
+      /** @description null: AGENT_RATE_LIMIT_PER_MIN */
+      rateLimitPerMin: number | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      revokedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When a judge key ends by itself; null: never
+       */
+      expiresAt: string | null;
+    };
+    AgentKeyListDto: {
+      data: components['schemas']['AgentKeyDto'][];
     };
     /** @description One position (spec operation 2, allPosition) */
     PositionDto: {
@@ -1790,39 +1909,8 @@ export interface components {
     CreateAgentKeyDto: {
       accountId: string;
       label: string;
-      scopes?: ('logs:write' | 'exchange:read' | 'exchange:cancel')[];
+      scopes?: ('logs:write' | 'exchange:read' | 'exchange:cancel' | 'audit:read')[];
       rateLimitPerMin?: number;
-    };
-    CreatedAgentKeyDto: {
-      /** Format: uuid */
-      id: string;
-      accountId: string;
-      label: string;
-      scopes: ('logs:write' | 'exchange:read' | 'exchange:cancel')[];
-      /** @description null: AGENT_RATE_LIMIT_PER_MIN */
-      rateLimitPerMin: number | null;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      revokedAt: string | null;
-      /** @description the key itself: shown in this answer only */
-      key: string;
-    };
-    AgentKeyDto: {
-      /** Format: uuid */
-      id: string;
-      accountId: string;
-      label: string;
-      scopes: ('logs:write' | 'exchange:read' | 'exchange:cancel')[];
-      /** @description null: AGENT_RATE_LIMIT_PER_MIN */
-      rateLimitPerMin: number | null;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      revokedAt: string | null;
-    };
-    AgentKeyListDto: {
-      data: components['schemas']['AgentKeyDto'][];
     };
     UploadReceiptDto: {
       /**
@@ -2046,34 +2134,6 @@ export interface components {
       jobsError?: string;
       logs: components['schemas']['LogCountsDto'];
     };
-    AdminLogSummaryDto: {
-      /** Format: uuid */
-      id: string;
-      accountId: string;
-      /** @enum {string} */
-      status: 'queued' | 'uploading' | 'uploaded' | 'retrying' | 'failed';
-      /**
-       * @description 64-bit ID as its decimal digits
-       * @example 737185556881998184
-       */
-      orderId: string | null;
-      stage: string;
-      model: string;
-      attemptCount: number;
-      lastError: string | null;
-      /** Format: date-time */
-      receivedAt: string;
-      /** Format: date-time */
-      nextAttemptAt: string;
-      /** Format: date-time */
-      uploadedAt: string | null;
-    };
-    AdminLogPageDto: {
-      /** @description newest first */
-      data: components['schemas']['AdminLogSummaryDto'][];
-      /** @description pass as `cursor` for the next page; null on the last */
-      nextCursor: string | null;
-    };
     LogFilterDto: {
       accountId?: string;
       /** @description Received at or after: ISO 8601 with a zone, or Unix ms. */
@@ -2259,6 +2319,151 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listAiLogs: {
+    parameters: {
+      query?: {
+        model?: string;
+        stage?: string;
+        orderId?: string;
+        q?: string;
+        status?: string;
+        limit?: number;
+        cursor?: string;
+        from?: string | number;
+        to?: string | number;
+        error?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
+           *           "accountId": "default",
+           *           "status": "uploaded",
+           *           "orderId": "737185556881998184",
+           *           "stage": "decision",
+           *           "model": "my-model-v1",
+           *           "explanation": "Momentum and funding both favour a long.",
+           *           "attemptCount": 1,
+           *           "lastError": null,
+           *           "receivedAt": "2026-11-22T10:00:00.000Z",
+           *           "nextAttemptAt": "2026-11-22T10:00:00.000Z",
+           *           "uploadedAt": "2026-11-22T10:00:00.204Z"
+           *         }
+           *       ],
+           *       "nextCursor": "MTc5NTI4NzYwMDAwMC4wMTk1ZjBjMi03YzFhLTdkM2UtOWIxZi0yYTRjNmU4ZjBhMTI"
+           *     }
+           */
+          'application/json': components['schemas']['AdminLogPageDto'];
+        };
+      };
+      /** @description A field broke a rule; every failing field is named */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "code": "VALIDATION_FAILED",
+           *       "message": "request is not valid",
+           *       "errors": [
+           *         {
+           *           "path": "limit",
+           *           "message": "limit must not be greater than 100"
+           *         }
+           *       ],
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   createAiLog: {
     parameters: {
       query?: never;
@@ -2689,7 +2894,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope logs:write or exchange:read */
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2699,7 +2904,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope logs:write or exchange:read",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -2811,7 +3016,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope logs:write or exchange:read */
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2821,7 +3026,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope logs:write or exchange:read",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -2970,7 +3175,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2980,7 +3185,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3076,7 +3281,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3086,7 +3291,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3311,7 +3516,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3321,7 +3526,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3409,7 +3614,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3419,7 +3624,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3517,7 +3722,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3527,7 +3732,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3659,7 +3864,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3669,7 +3874,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3772,7 +3977,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3782,7 +3987,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3909,7 +4114,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3919,7 +4124,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -4026,7 +4231,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4241,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -4073,6 +4278,369 @@ export interface operations {
            *       "statusCode": 503,
            *       "code": "EXCHANGE_UNAVAILABLE",
            *       "message": "the exchange did not answer",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listJudgeKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Judge keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "7d3e0c2a-5b1f-4e8a-9c6d-2f0a1b3c4d5e",
+           *           "accountId": "team-b",
+           *           "label": "judging panel, round 2",
+           *           "scopes": [
+           *             "audit:read"
+           *           ],
+           *           "rateLimitPerMin": null,
+           *           "createdAt": "2026-11-22T10:00:00.000Z",
+           *           "revokedAt": null,
+           *           "expiresAt": "2026-11-29T10:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AgentKeyListDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createJudgeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateJudgeKeyDto'];
+      };
+    };
+    responses: {
+      /** @description Issued; hand the key over now */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "7d3e0c2a-5b1f-4e8a-9c6d-2f0a1b3c4d5e",
+           *       "accountId": "team-b",
+           *       "label": "judging panel, round 2",
+           *       "scopes": [
+           *         "audit:read"
+           *       ],
+           *       "rateLimitPerMin": null,
+           *       "createdAt": "2026-11-22T10:00:00.000Z",
+           *       "revokedAt": null,
+           *       "expiresAt": "2026-11-29T10:00:00.000Z",
+           *       "key": "agk_3q2Vd…"
+           *     }
+           */
+          'application/json': components['schemas']['CreatedAgentKeyDto'];
+        };
+      };
+      /** @description A field broke a rule; every failing field is named */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "code": "VALIDATION_FAILED",
+           *       "message": "request is not valid",
+           *       "errors": [
+           *         {
+           *           "path": "limit",
+           *           "message": "limit must not be greater than 100"
+           *         }
+           *       ],
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeJudgeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "7d3e0c2a-5b1f-4e8a-9c6d-2f0a1b3c4d5e",
+           *       "accountId": "team-b",
+           *       "label": "judging panel, round 2",
+           *       "scopes": [
+           *         "audit:read"
+           *       ],
+           *       "rateLimitPerMin": null,
+           *       "createdAt": "2026-11-22T10:00:00.000Z",
+           *       "revokedAt": "2026-11-23T10:00:00.000Z",
+           *       "expiresAt": "2026-11-29T10:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['AgentKeyDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found for this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "code": "NOT_FOUND",
+           *       "message": "no AI log 0195f0c2-… for this account",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -6767,7 +7335,8 @@ export interface operations {
            *           ],
            *           "rateLimitPerMin": null,
            *           "createdAt": "2026-11-22T10:00:00.000Z",
-           *           "revokedAt": null
+           *           "revokedAt": null,
+           *           "expiresAt": null
            *         }
            *       ]
            *     }
@@ -6884,6 +7453,7 @@ export interface operations {
            *       "rateLimitPerMin": 600,
            *       "createdAt": "2026-11-22T10:00:00.000Z",
            *       "revokedAt": null,
+           *       "expiresAt": null,
            *       "key": "agk_3q2Vd…"
            *     }
            */
@@ -7013,7 +7583,8 @@ export interface operations {
            *       ],
            *       "rateLimitPerMin": null,
            *       "createdAt": "2026-11-22T10:00:00.000Z",
-           *       "revokedAt": "2026-11-22T11:00:00.000Z"
+           *       "revokedAt": "2026-11-22T11:00:00.000Z",
+           *       "expiresAt": null
            *     }
            */
           'application/json': components['schemas']['AgentKeyDto'];
@@ -7255,7 +7826,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7265,7 +7836,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -7449,7 +8020,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description The agent key lacks the scope exchange:read */
+      /** @description The agent key lacks the scope exchange:read or audit:read */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7459,7 +8030,7 @@ export interface operations {
            * @example {
            *       "statusCode": 403,
            *       "code": "FORBIDDEN",
-           *       "message": "this agent key lacks the scope exchange:read",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -7735,13 +8306,17 @@ export interface operations {
   listAdminLogs: {
     parameters: {
       query?: {
-        status?: string;
-        limit?: number;
-        cursor?: string;
         accountId?: string;
         from?: string | number;
         to?: string | number;
         error?: string;
+        model?: string;
+        stage?: string;
+        orderId?: string;
+        q?: string;
+        status?: string;
+        limit?: number;
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -7765,6 +8340,7 @@ export interface operations {
            *           "orderId": "737185556881998184",
            *           "stage": "decision",
            *           "model": "my-model-v1",
+           *           "explanation": "Momentum and funding both favour a long.",
            *           "attemptCount": 1,
            *           "lastError": "permission: UID 8000000002 is not on the AI-log allowlist",
            *           "receivedAt": "2026-11-21T19:00:00.000Z",
@@ -7986,6 +8562,7 @@ export interface operations {
            *       "orderId": "737185556881998184",
            *       "stage": "decision",
            *       "model": "my-model-v1",
+           *       "explanation": "Momentum and funding both favour a long.",
            *       "attemptCount": 1,
            *       "lastError": "permission: UID 8000000002 is not on the AI-log allowlist",
            *       "receivedAt": "2026-11-21T19:00:00.000Z",
@@ -7998,7 +8575,6 @@ export interface operations {
            *       "output": {
            *         "action": "BUY"
            *       },
-           *       "explanation": "Momentum and funding both favour a long.",
            *       "chain": {
            *         "seq": "1842",
            *         "prevHash": "3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928",

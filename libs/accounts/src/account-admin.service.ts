@@ -31,6 +31,8 @@ export interface AgentKeyView {
   rateLimitPerMin: number | null;
   createdAt: string;
   revokedAt: string | null;
+  /** When a judge key ends by itself; null: never. */
+  expiresAt: string | null;
 }
 
 const DEFAULT_SCOPES: AgentScope[] = ['logs:write', 'exchange:read'];
@@ -125,7 +127,7 @@ function toAccountView(row: Account): AccountView {
   };
 }
 
-function toAgentKeyView(row: AgentKey): AgentKeyView {
+export function toAgentKeyView(row: AgentKey): AgentKeyView {
   return {
     id: row.id,
     accountId: row.accountId,
@@ -134,5 +136,6 @@ function toAgentKeyView(row: AgentKey): AgentKeyView {
     rateLimitPerMin: row.rateLimitPerMin,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }

@@ -12,6 +12,9 @@ import { AgentAccessService } from './agent-access.service.js';
 import { AgentAuthGuard } from './agent-auth.guard.js';
 import { AgentQuota } from './agent-quota.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
+import { ConsoleSessionService } from './console-session.service.js';
+import { ConsoleSessionsRepository } from './console-sessions.repository.js';
+import { JudgeKeysService } from './judge-keys.service.js';
 
 /** Accounts, their exchange clients, agent keys and the admin token. Both the API and the worker import it. */
 @Module({
@@ -29,6 +32,9 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
     AccountSecrets,
     AccountClientsLoader,
     AccountAdminService,
+    ConsoleSessionsRepository,
+    ConsoleSessionService,
+    JudgeKeysService,
   ],
   exports: [
     AccountsRepository,
@@ -41,6 +47,8 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
     AdminAuthThrottle,
     AdminAuthGuard,
     AccountAdminService,
+    ConsoleSessionService,
+    JudgeKeysService,
   ],
 })
 export class AccountsModule {}

@@ -94,7 +94,9 @@ export class AccountsRepository {
     return rows as AccountClientRow[];
   }
 
-  async createAgentKey(key: Pick<AgentKey, 'id' | 'accountId' | 'keyHash' | 'label' | 'scopes' | 'rateLimitPerMin'>): Promise<AgentKey> {
+  async createAgentKey(
+    key: Pick<AgentKey, 'id' | 'accountId' | 'keyHash' | 'label' | 'scopes' | 'rateLimitPerMin'> & Partial<Pick<AgentKey, 'expiresAt'>>,
+  ): Promise<AgentKey> {
     return this.prisma.agentKey.create({ data: key });
   }
 
@@ -120,16 +122,33 @@ export class AccountsRepository {
     if (cached && cached.until > Date.now()) return cached.agent;
     const row = await this.prisma.agentKey.findUnique({
       where: { keyHash },
-      select: { id: true, accountId: true, revokedAt: true, scopes: true, rateLimitPerMin: true },
+      select: { id: true, accountId: true, revokedAt: true, expiresAt: true, scopes: true, rateLimitPerMin: true },
     });
-    if (!row || row.revokedAt) {
+    const agent = row && activeIdentity(row);
+    if (!agent) {
       this.keys.delete(keyHash);
       return undefined;
     }
-    const agent = { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[], rateLimitPerMin: row.rateLimitPerMin };
-    // Only keys that exist are kept, so that random keys cannot fill the cache; past the limit it starts over.
+    // Only keys that exist are kept, so that random keys cannot fill the cache; past the limit it starts over. A key
+    // that expires sooner than the cache would trust it is kept only until then.
     if (this.keys.size >= CACHE_LIMIT) this.keys.clear();
-    this.keys.set(keyHash, { agent, until: Date.now() + AGENT_KEY_CACHE_MS });
+    this.keys.set(keyHash, { agent, until: Math.min(Date.now() + AGENT_KEY_CACHE_MS, row.expiresAt?.getTime() ?? Infinity) });
     return agent;
   }
+
+  /** The identity of a key by its id, if it is neither revoked nor expired: a console session's key, looked up anew. */
+  async findActiveKeyById(id: string): Promise<AgentIdentity | undefined> {
+    const row = await this.prisma.agentKey.findUnique({
+      where: { id },
+      select: { id: true, accountId: true, revokedAt: true, expiresAt: true, scopes: true, rateLimitPerMin: true },
+    });
+    return (row && activeIdentity(row)) ?? undefined;
+  }
+}
+
+type KeyRow = Pick<AgentKey, 'id' | 'accountId' | 'revokedAt' | 'expiresAt' | 'scopes' | 'rateLimitPerMin'>;
+
+function activeIdentity(row: KeyRow, now = Date.now()): AgentIdentity | undefined {
+  if (row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= now)) return undefined;
+  return { agentKeyId: row.id, accountId: row.accountId, scopes: row.scopes as AgentScope[], rateLimitPerMin: row.rateLimitPerMin };
 }

@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AdminAuthThrottle } from './admin-auth-throttle.js';
 import { AdminThrottledException } from './admin-throttled.exception.js';
 import { AdminTokenService } from './admin-token.service.js';
 import { bearerToken } from './bearer-token.js';
 import { clientAddress } from './client-address.js';
+import { ConsoleSessionService } from './console-session.service.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const WRONG_HEADER = 'Authorization header must be "Bearer <ADMIN_TOKEN>"';
@@ -14,17 +15,22 @@ const WRONG_HEADER = 'Authorization header must be "Bearer <ADMIN_TOKEN>"';
  * Admin endpoints take `Authorization: Bearer <ADMIN_TOKEN>`. The comparison is constant-time (over SHA-256 digests,
  * so that the token's length does not leak either). Without a token configured, admin endpoints refuse everyone.
  * The right token always passes and is never counted: only wrong ones are, per client address, and an address that
- * failed too often has its wrong tokens refused 429 (AdminAuthThrottle), so no one can lock the admin out.
+ * failed too often has its wrong tokens refused 429 (AdminAuthThrottle), so no one can lock the admin out. Without an
+ * Authorization header, an admin's console session admits the request too.
  */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
   constructor(
     private readonly tokens: AdminTokenService,
     private readonly throttle: AdminAuthThrottle,
+    private readonly consoleSessions: ConsoleSessionService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const session = request.headers.authorization === undefined ? await this.consoleSessions.admit(request) : undefined;
+    if (session?.role === 'admin') return true;
+    if (session) throw new ForbiddenException(`a ${session.role} console session cannot use admin endpoints`);
     await this.verify(bearerToken(request.headers.authorization), clientAddress(request), WRONG_HEADER);
     return true;
   }

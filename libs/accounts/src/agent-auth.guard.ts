@@ -1,10 +1,20 @@
-import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  type CanActivate,
+  type ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
 import type { AgentScope } from '#libs/config';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
 import { rateLimited, type ReplyHeaders } from './agent-quota.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
 import { bearerToken } from './bearer-token.js';
+import { ConsoleSessionService } from './console-session.service.js';
 
 /** The agent a request was authenticated as; set by AgentAuthGuard. */
 export interface AgentRequest {
@@ -20,10 +30,17 @@ export const lacksScope = (scopes: readonly AgentScope[]): string => `this agent
 /** The scope an agent key needs for a handler (or every handler of a controller); of several, any one will do. */
 export const RequireScope = (...scopes: [AgentScope, ...AgentScope[]]) => SetMetadata(REQUIRED_SCOPE, scopes);
 
+/** What an admin's console session may do on an account's routes: read, never write or cancel. */
+const ADMIN_CONSOLE_SCOPES: readonly AgentScope[] = ['exchange:read', 'audit:read'];
+/** The header an admin's console session names the account it reads with. */
+export const CONSOLE_ACCOUNT_HEADER = 'x-account-id';
+
 /**
- * Accepts `Authorization: Bearer <agent key>` for a key that exists and is not revoked (401 otherwise), and that
- * carries a scope the handler accepts (403 otherwise, naming the scope), within the key's rate limit, where the
- * request counts one (429 with Retry-After otherwise; a batch counts its other logs itself: AgentQuota).
+ * Accepts `Authorization: Bearer <agent key>` for a key that exists and is neither revoked nor expired (401
+ * otherwise), and that carries a scope the handler accepts (403 otherwise, naming the scope), within the key's rate
+ * limit, where the request counts one (429 with Retry-After otherwise; a batch counts its other logs itself:
+ * AgentQuota). Without an Authorization header, a console session stands for its key; an admin's reads the account
+ * its X-Account-Id names.
  */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
@@ -31,21 +48,41 @@ export class AgentAuthGuard implements CanActivate {
     private readonly accounts: AccountsRepository,
     private readonly reflector: Reflector,
     private readonly rateLimiter: AgentRateLimiter,
+    private readonly consoleSessions: ConsoleSessionService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AgentRequest>();
-    const key = bearerToken(request.headers.authorization);
-    if (!key) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
-    const agent = await this.accounts.findActiveKey(key);
-    if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
+    const request = context.switchToHttp().getRequest<AgentRequest & FastifyRequest>();
+    const agent = await this.identify(request);
     const scopes = this.reflector.getAllAndOverride<AgentScope[] | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scopes && !scopes.some((scope) => agent.scopes.includes(scope))) {
       throw new ForbiddenException(lacksScope(scopes));
     }
-    const waitMs = await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
+    const waitMs = agent.agentKeyId === ADMIN_CONSOLE ? undefined : await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
     if (waitMs !== undefined) throw rateLimited(context.switchToHttp().getResponse<ReplyHeaders>(), waitMs, 'this agent key made too many requests');
     request.agent = agent;
     return true;
   }
+
+  private async identify(request: FastifyRequest): Promise<AgentIdentity> {
+    const session = request.headers.authorization === undefined ? await this.consoleSessions.admit(request) : undefined;
+    if (session?.role === 'admin') return this.adminView(request.headers[CONSOLE_ACCOUNT_HEADER]);
+    if (session) return session.agent;
+    const key = bearerToken(request.headers.authorization);
+    if (!key) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
+    const agent = await this.accounts.findActiveKey(key);
+    if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
+    return agent;
+  }
+
+  private async adminView(header: string | string[] | undefined): Promise<AgentIdentity> {
+    const accountId = typeof header === 'string' && /^[\w.:-]{1,64}$/.test(header) ? header : undefined;
+    if (!accountId || !(await this.accounts.findAccount(accountId))) {
+      throw new BadRequestException(`an admin's console session must name an existing account in ${CONSOLE_ACCOUNT_HEADER}`);
+    }
+    return { agentKeyId: ADMIN_CONSOLE, accountId, scopes: ADMIN_CONSOLE_SCOPES, rateLimitPerMin: null };
+  }
 }
+
+/** The agentKeyId of an admin's console session: it holds no key, and no key's rate limit applies. */
+const ADMIN_CONSOLE = 'console:admin';

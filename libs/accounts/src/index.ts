@@ -15,3 +15,6 @@ export * from './agent-rate-limiter.js';
 export * from './bearer-token.js';
 export * from './client-address.js';
 export * from './agent-before-body.js';
+export * from './console-session.service.js';
+export * from './console-sessions.repository.js';
+export * from './judge-keys.service.js';

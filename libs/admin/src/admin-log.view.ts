@@ -8,6 +8,7 @@ export interface AdminLogSummary {
   orderId: string | null;
   stage: string;
   model: string;
+  explanation: string;
   attemptCount: number;
   lastError: string | null;
   receivedAt: string;
@@ -30,6 +31,7 @@ export function toAdminLogSummary(row: AdminLogRow): AdminLogSummary {
     orderId: row.orderId === null ? null : row.orderId.toString(),
     stage: row.stage,
     model: row.model,
+    explanation: row.explanation,
     attemptCount: row.attemptCount,
     lastError: row.lastError,
     receivedAt: row.receivedAt.toISOString(),

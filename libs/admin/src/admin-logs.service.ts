@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { AdminLogsRepository, AiLogRepository } from '#libs/ai-log';
 import { GatewayConfig } from '#libs/config';
 import { decodeCursor, encodeCursor, toLogFilter } from './log-filter.js';
-import { DEFAULT_PAGE, type ListLogsQueryDto, type LogFilterDto } from './log-query.dto.js';
+import { type AccountLogsQueryDto, DEFAULT_PAGE, type ListLogsQueryDto, type LogFilterDto } from './log-query.dto.js';
 import { type AdminLogSummary, type AdminLogView, toAdminLogSummary, toAdminLogView } from './admin-log.view.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 
@@ -26,6 +26,11 @@ export class AdminLogsService {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return { data: page.map(toAdminLogSummary), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  /** One account's logs, as `list` answers them: the agents' own `GET /v1/ai-logs` and the console. */
+  listAccount(accountId: string, query: AccountLogsQueryDto): Promise<{ data: AdminLogSummary[]; nextCursor: string | null }> {
+    return this.list({ ...query, accountId });
   }
 
   async get(id: string): Promise<AdminLogView> {

@@ -1,15 +1,19 @@
 import type { LogCursor, LogFilter } from '#libs/ai-log';
 import type { AiLogStatus } from '#libs/database';
 import { ValidationFailedException } from '#libs/validation';
-import { type LogFilterDto, parseInstant } from './log-query.dto.js';
+import { type ListLogsQueryDto, type LogFilterDto, parseInstant } from './log-query.dto.js';
 
-/** Turns a validated filter into dates, checking what one field alone cannot: the window's order. */
-export function toLogFilter(dto: LogFilterDto & { status?: string }): LogFilter {
+/** Turns a validated filter into dates and IDs, checking what one field alone cannot: the window's order. */
+export function toLogFilter(dto: LogFilterDto & Partial<ListLogsQueryDto>): LogFilter {
   const filter: LogFilter = {
     accountId: dto.accountId,
     receivedFrom: dto.from === undefined ? undefined : parseInstant(dto.from),
     receivedBefore: dto.to === undefined ? undefined : parseInstant(dto.to),
     errorContains: dto.error,
+    model: dto.model,
+    stage: dto.stage,
+    orderId: dto.orderId === undefined ? undefined : BigInt(dto.orderId),
+    explanationContains: dto.q,
   };
   if (dto.status !== undefined) filter.statuses = dto.status.split(',') as AiLogStatus[];
   if (filter.receivedFrom && filter.receivedBefore && filter.receivedFrom >= filter.receivedBefore) {

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { AiLogStatus } from '#libs/database';
 import { QueryInteger } from '#libs/validation';
@@ -50,9 +50,8 @@ const INSTANT = {
   ],
 };
 
-/** The filter both the list and a retry by filter take. `from` is inclusive, `to` exclusive. */
-export class LogFilterDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(64) accountId?: string;
+/** The window both the lists and a retry by filter take. `from` is inclusive, `to` exclusive. */
+export class LogWindowDto {
   @IsOptional()
   @IsInstant()
   @JSONSchema({ ...INSTANT, description: 'Received at or after: ISO 8601 with a zone, or Unix ms.' })
@@ -71,8 +70,29 @@ export class LogFilterDto {
   error?: string;
 }
 
-/** `GET /admin/logs` query. */
-export class ListLogsQueryDto extends LogFilterDto {
+/** `POST /admin/logs/retry`: the window, of one account or of all. */
+export class LogFilterDto extends LogWindowDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(64) accountId?: string;
+}
+
+/** `GET /v1/ai-logs` query: one account's logs, newest first. */
+export class AccountLogsQueryDto extends LogWindowDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) @JSONSchema({ description: 'The model, exactly.' }) model?: string;
+
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) @JSONSchema({ description: 'The stage, exactly.' }) stage?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,19}$/, { message: 'orderId must be an order ID: 1 to 19 digits' })
+  @JSONSchema({ type: 'string', pattern: '^\\d{1,19}$', description: 'The order the log names (a string: 64-bit IDs lose digits as JSON numbers).' })
+  orderId?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @JSONSchema({ description: 'A substring of the explanation, in any case.' })
+  q?: string;
+
   @IsOptional()
   @IsStatusList()
   @JSONSchema({ type: 'string', description: `One or more of ${STATUSES.join(', ')}, comma-separated.` })
@@ -90,4 +110,9 @@ export class ListLogsQueryDto extends LogFilterDto {
   @IsString()
   @JSONSchema({ description: 'The nextCursor of the previous page.' })
   cursor?: string;
+}
+
+/** `GET /admin/logs` query: the same, of one account or of all. */
+export class ListLogsQueryDto extends AccountLogsQueryDto {
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(64) accountId?: string;
 }

@@ -9,6 +9,11 @@ export interface LogFilter {
   receivedFrom?: Date;
   receivedBefore?: Date;
   errorContains?: string;
+  model?: string;
+  stage?: string;
+  orderId?: bigint;
+  /** A substring of the explanation, in any case. */
+  explanationContains?: string;
 }
 
 /** Where a page ends: the last log's (received_at, id); the next page starts strictly after it. */
@@ -25,6 +30,7 @@ export interface AdminLogRow {
   orderId: bigint | null;
   stage: string;
   model: string;
+  explanation: string;
   attemptCount: number;
   lastError: string | null;
   receivedAt: Date;
@@ -55,6 +61,10 @@ export class AdminLogsRepository {
       accountId: filter.accountId,
       receivedAt: { gte: filter.receivedFrom, lt: filter.receivedBefore },
       lastError: filter.errorContains === undefined ? undefined : { contains: filter.errorContains, mode: 'insensitive' },
+      model: filter.model,
+      stage: filter.stage,
+      orderId: filter.orderId,
+      explanation: filter.explanationContains === undefined ? undefined : { contains: filter.explanationContains, mode: 'insensitive' },
       AND: after ? [{ OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] }] : undefined,
     };
     return this.prisma.aiLog.findMany({
@@ -68,6 +78,7 @@ export class AdminLogsRepository {
         orderId: true,
         stage: true,
         model: true,
+        explanation: true,
         attemptCount: true,
         lastError: true,
         receivedAt: true,

@@ -2,7 +2,7 @@ import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength,
 import { FAILPOINTS } from './failpoints.js';
 
 /** What an agent key may do: post logs, read the exchange account, cancel orders. */
-export const AGENT_SCOPES = ['logs:write', 'exchange:read', 'exchange:cancel'] as const;
+export const AGENT_SCOPES = ['logs:write', 'exchange:read', 'exchange:cancel', 'audit:read'] as const;
 export type AgentScope = (typeof AGENT_SCOPES)[number];
 const SCOPE = `(?:${AGENT_SCOPES.join('|')})`;
 const SCOPE_LIST = new RegExp(`^\\s*${SCOPE}\\s*(?:,\\s*${SCOPE}\\s*)*$`);

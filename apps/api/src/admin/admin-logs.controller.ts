@@ -13,6 +13,7 @@ const SUMMARY = {
   orderId: '737185556881998184',
   stage: 'decision',
   model: 'my-model-v1',
+  explanation: 'Momentum and funding both favour a long.',
   attemptCount: 1,
   lastError: 'permission: UID 8000000002 is not on the AI-log allowlist',
   receivedAt: '2026-11-21T19:00:00.000Z',

@@ -37,6 +37,7 @@ export class AgentKeyDto implements AgentKeyView {
   @ApiProperty({ ...COUNT, nullable: true, description: 'null: AGENT_RATE_LIMIT_PER_MIN' }) rateLimitPerMin: number | null;
   @ApiInstant() createdAt: string;
   @ApiInstant({ nullable: true }) revokedAt: string | null;
+  @ApiInstant({ nullable: true, description: 'When a judge key ends by itself; null: never' }) expiresAt: string | null;
 }
 
 export class CreatedAgentKeyDto extends AgentKeyDto {
@@ -54,6 +55,7 @@ export class AdminLogSummaryDto implements AdminLogSummary {
   @ApiId({ nullable: true }) orderId: string | null;
   @ApiProperty() stage: string;
   @ApiProperty() model: string;
+  @ApiProperty() explanation: string;
   @ApiProperty(COUNT) attemptCount: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
   @ApiInstant() receivedAt: string;

@@ -13,6 +13,7 @@ const KEY = {
   rateLimitPerMin: null,
   createdAt: '2026-11-22T10:00:00.000Z',
   revokedAt: null,
+  expiresAt: null,
 };
 
 /** Agent keys: created for one account with scopes, shown once, stored hashed, revocable. */

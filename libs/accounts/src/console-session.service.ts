@@ -1,0 +1,123 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
+import { AdminTokenService } from './admin-token.service.js';
+import { type ConsoleRole, ConsoleSessionsRepository } from './console-sessions.repository.js';
+
+export const CONSOLE_COOKIE = 'gw_console';
+/** A console sign-in lasts a working day, and never past its key's expiry. */
+export const CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
+
+export interface ConsoleSessionView {
+  role: ConsoleRole;
+  /** The account a team or judge session reads; null for an admin, who chooses one per request (X-Account-Id). */
+  accountId: string | null;
+  label: string;
+  expiresAt: string;
+}
+
+/** What a console cookie admits a request as. */
+export type ConsoleAuth = { role: 'admin' } | { role: 'team' | 'judge'; agent: AgentIdentity };
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The form of every token signIn makes (32 random bytes, base64url): nothing else is looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Console sign-ins. The cookie holds a random token and the database its SHA-256, so a session ends when it is signed
+ * out, when it expires, when its key is revoked or expires, or (for an admin) when the admin token changes.
+ */
+@Injectable()
+export class ConsoleSessionService {
+  constructor(
+    private readonly sessions: ConsoleSessionsRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly adminTokens: AdminTokenService,
+  ) {}
+
+  /** A session for an agent or judge key, or undefined when `credential` is no live key. */
+  async signInWithKey(credential: string): Promise<{ token: string; view: ConsoleSessionView } | undefined> {
+    const agent = await this.accounts.findActiveKey(credential);
+    const key = agent && (await this.accounts.findAgentKey(agent.agentKeyId));
+    if (!agent || !key) return undefined;
+    const role = agent.scopes.length === 1 && agent.scopes[0] === 'audit:read' ? 'judge' : 'team';
+    const end = Math.min(Date.now() + CONSOLE_SESSION_MS, key.expiresAt?.getTime() ?? Infinity);
+    const token = await this.open(role, key.id, null, new Date(end));
+    return { token, view: { role, accountId: key.accountId, label: key.label, expiresAt: new Date(end).toISOString() } };
+  }
+
+  /** A session for the admin token, which the caller has checked (AdminAuthGuard.verify, which throttles guesses). */
+  async signInAsAdmin(adminToken: string): Promise<{ token: string; view: ConsoleSessionView }> {
+    const end = new Date(Date.now() + CONSOLE_SESSION_MS);
+    const token = await this.open('admin', null, sha256(adminToken), end);
+    return { token, view: { role: 'admin', accountId: null, label: 'admin', expiresAt: end.toISOString() } };
+  }
+
+  async view(request: FastifyRequest): Promise<ConsoleSessionView | undefined> {
+    const token = readConsoleCookie(request.headers.cookie);
+    const row = typeof token === 'string' ? await this.sessions.find(sha256(token)) : undefined;
+    if (!row || !this.live(row)) return undefined;
+    return { role: row.role, accountId: row.agent?.accountId ?? null, label: row.label, expiresAt: row.expiresAt.toISOString() };
+  }
+
+  async signOut(request: FastifyRequest): Promise<void> {
+    const token = readConsoleCookie(request.headers.cookie);
+    if (typeof token === 'string') await this.sessions.delete(sha256(token));
+  }
+
+  /**
+   * What the request's console cookie admits it as: undefined without one, 401 for one that ended or that this
+   * gateway did not set, 403 for a state-changing request that did not come from the gateway's own pages (CSRF).
+   */
+  async admit(request: FastifyRequest): Promise<ConsoleAuth | undefined> {
+    const token = readConsoleCookie(request.headers.cookie);
+    if (token === undefined) return undefined;
+    const row = token === MALFORMED ? undefined : await this.sessions.find(sha256(token));
+    if (!row || !this.live(row)) throw new UnauthorizedException('the console session ended: sign in again at /console');
+    if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+      throw new ForbiddenException('a console session may change things only from the console itself (Origin must be this gateway)');
+    }
+    return row.role === 'admin' ? { role: 'admin' } : { role: row.role, agent: row.agent! };
+  }
+
+  private live(row: { role: ConsoleRole; adminTokenHash: string | null; agent: AgentIdentity | null }): boolean {
+    if (row.role !== 'admin') return row.agent !== null;
+    const current = this.adminTokens.token();
+    if (!current || !row.adminTokenHash) return false;
+    return timingSafeEqual(Buffer.from(sha256(current)), Buffer.from(row.adminTokenHash));
+  }
+
+  private async open(role: ConsoleRole, agentKeyId: string | null, adminTokenHash: string | null, expiresAt: Date): Promise<string> {
+    await this.sessions.deleteEnded();
+    const token = randomBytes(32).toString('base64url');
+    await this.sessions.create({ tokenHash: sha256(token), role, agentKeyId, adminTokenHash, expiresAt });
+    return token;
+  }
+}
+
+const MALFORMED = Symbol('malformed console cookie');
+
+/** The console cookie's value, MALFORMED when sent twice or not of the form signIn makes, undefined when absent. */
+function readConsoleCookie(header: string | undefined): string | typeof MALFORMED | undefined {
+  const values = (header ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${CONSOLE_COOKIE}=`))
+    .map((part) => part.slice(CONSOLE_COOKIE.length + 1));
+  if (values.length === 0) return undefined;
+  return values.length === 1 && TOKEN.test(values[0]) ? values[0] : MALFORMED;
+}
+
+/** Fetch metadata a page cannot forge, or else an Origin naming this host. */
+function sameOrigin(request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'same-origin') return true;
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { type RunningSimulator, startSimulator } from '../apps/exchange-sim/src/index.js';
+import { gatewaySuite } from './support/gateway-suite.js';
+
+const ADMIN = 'admin-token-for-console-session-tests';
+const TEAM_A = 'agent-key-of-team-a-for-console-tests';
+const TEAM_B = { apiKey: 'team-b-api-key', secret: 'team-b-secret-value-0123456789', passphrase: 'team-b-passphrase-value' };
+const log = (explanation: string, extra = '') =>
+  `{"stage":"decision","model":"m-console","input":{"a":1},"output":{"b":2},"explanation":${JSON.stringify(explanation)}${extra}}`;
+
+/** The console's sign-in and what its cookie may do: the same endpoints as a bearer key, no more. */
+describe('console sessions, judge keys and the log list', () => {
+  const suite = gatewaySuite({ AGENT_API_KEY: TEAM_A, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') }, { worker: false });
+  let teamBExchange: RunningSimulator;
+  let teamBKey: string;
+  beforeAll(async () => {
+    teamBExchange = await startSimulator({ port: 0, accounts: [{ uid: '8000000078', ...TEAM_B, aiLogAllowlisted: true }] });
+  });
+  afterAll(() => teamBExchange?.close());
+
+  /** A fetch answer whose JSON the assertions read as they find it. */
+  type Answer = Omit<Response, 'json'> & { json(): Promise<any> };
+  const url = (path: string) => `${suite.harness.apiUrl}${path}`;
+  const bearer = (token: string, path: string, init: RequestInit = {}): Promise<Answer> =>
+    fetch(url(path), { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } }) as Promise<Answer>;
+  const withCookie = (cookie: string, path: string, init: RequestInit = {}): Promise<Answer> =>
+    fetch(url(path), { ...init, headers: { cookie, 'content-type': 'application/json', ...init.headers } }) as Promise<Answer>;
+  async function signIn(credential: string): Promise<{ cookie: string; res: Response; body: any }> {
+    const res = await fetch(url('/console/session'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credential }) });
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    return { cookie: setCookie.split(';')[0], res, body: await res.json() };
+  }
+
+  it('sets up team B with an account and a key of its own', async () => {
+    const account = await bearer(ADMIN, '/admin/accounts', {
+      method: 'POST',
+      body: JSON.stringify({ id: 'team-b', name: 'Team B', ...TEAM_B, baseUrl: teamBExchange.url, spotBaseUrl: teamBExchange.spotUrl }),
+    });
+    expect(account.status).toBe(201);
+    const key = await bearer(ADMIN, '/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'team-b', label: 'team b bot' }) });
+    teamBKey = (await key.json()).key;
+    for (const [token, text] of [
+      [TEAM_A, 'team A <script>alert(1)</script> buys'],
+      [TEAM_A, 'team A sells'],
+      [teamBKey, 'team B secret plan'],
+    ])
+      expect((await bearer(token, '/v1/ai-logs', { method: 'POST', body: log(text, ',"orderId":123456789012345678') })).status).toBe(202);
+  });
+
+  it('signs a team in with an HttpOnly, SameSite=Strict cookie, and its cookie reads its own account only', async () => {
+    const { res, body, cookie } = await signIn(teamBKey);
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ role: 'team', accountId: 'team-b', label: 'team b bot' });
+    expect(res.headers.get('set-cookie')).toMatch(/^gw_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/);
+    expect(JSON.stringify(body)).not.toContain(teamBKey);
+    const list = await (await withCookie(cookie, '/v1/ai-logs')).json();
+    expect(list.data.map((l: any) => l.explanation)).toEqual(['team B secret plan']);
+    const aLogs = await (await bearer(TEAM_A, '/v1/ai-logs')).json();
+    const foreign = await withCookie(cookie, `/v1/ai-logs/${aLogs.data[0].id}`);
+    expect(foreign.status).toBe(404);
+    expect((await withCookie(cookie, '/admin/accounts')).status).toBe(403);
+    expect(await (await withCookie(cookie, '/console/session')).json()).toMatchObject({ role: 'team', accountId: 'team-b' });
+  });
+
+  it('lists newest first with every filter, and names a bad one', async () => {
+    const all = await (await bearer(TEAM_A, '/v1/ai-logs')).json();
+    expect(all.data.map((l: any) => l.explanation)).toEqual(['team A sells', 'team A <script>alert(1)</script> buys']);
+    expect(all.data[0]).toMatchObject({ accountId: 'default', model: 'm-console', stage: 'decision', orderId: '123456789012345678' });
+    const page = await (await bearer(TEAM_A, '/v1/ai-logs?limit=1')).json();
+    const next = await (await bearer(TEAM_A, `/v1/ai-logs?limit=1&cursor=${page.nextCursor}`)).json();
+    expect([page.data[0].explanation, next.data[0].explanation, next.nextCursor]).toEqual(['team A sells', 'team A <script>alert(1)</script> buys', null]);
+    const matching = async (query: string) => (await (await bearer(TEAM_A, `/v1/ai-logs?${query}`)).json()).data.length;
+    expect(await matching('q=SCRIPT')).toBe(1);
+    expect(await matching('model=m-console&stage=decision&orderId=123456789012345678&status=queued')).toBe(2);
+    expect(await matching('orderId=123456789012345679')).toBe(0);
+    expect(await matching('model=other')).toBe(0);
+    const bad = await bearer(TEAM_A, '/v1/ai-logs?orderId=12x&accountId=team-b');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errors.map((e: any) => e.path).sort()).toEqual(['accountId', 'orderId']);
+  });
+
+  it('refuses a cookie-authenticated change that did not come from the console (CSRF), and takes one that did', async () => {
+    const { cookie } = await signIn(TEAM_A);
+    const body = JSON.stringify({ label: 'panel', expiresInDays: 7 });
+    const forged = await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body, headers: { origin: 'https://evil.example' } });
+    expect(forged.status).toBe(403);
+    expect((await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body })).status).toBe(403);
+    const host = new URL(suite.harness.apiUrl).host;
+    const same = await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body, headers: { origin: `http://${host}` } });
+    expect(same.status).toBe(201);
+  });
+
+  it('gives a judge the decisions, coverage and proofs of one account, and nothing else', async () => {
+    const issued = await bearer(TEAM_A, '/v1/judge-keys', { method: 'POST', body: JSON.stringify({ label: 'round 2 panel', expiresInDays: 7 }) });
+    expect(issued.status).toBe(201);
+    const judge = await issued.json();
+    expect(judge).toMatchObject({ scopes: ['audit:read'], accountId: 'default', revokedAt: null });
+    expect(Date.parse(judge.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    const { body, cookie } = await signIn(judge.key);
+    expect(body).toMatchObject({ role: 'judge', accountId: 'default' });
+    for (const path of ['/v1/ai-logs', '/v1/compliance/coverage', '/v1/audit/head', '/v1/audit/verifier-key']) {
+      expect([path, (await withCookie(cookie, path)).status]).toEqual([path, 200]);
+      expect([path, (await bearer(judge.key, path)).status]).toEqual([path, 200]);
+    }
+    for (const path of ['/v1/positions', '/v1/orders/open', '/v1/evidence/sync', '/v1/judge-keys']) {
+      expect([path, (await bearer(judge.key, path)).status]).toEqual([path, 403]);
+    }
+    expect((await bearer(judge.key, '/v1/ai-logs', { method: 'POST', body: log('judge writes') })).status).toBe(403);
+    expect((await bearer(judge.key, '/v1/audit/checkpoints', { method: 'POST' })).status).toBe(403);
+    expect((await bearer(judge.key, '/admin/accounts')).status).toBe(401);
+
+    // Revoked by the team: the key and its console session end at once.
+    expect((await bearer(teamBKey, `/v1/judge-keys/${judge.id}`, { method: 'DELETE' })).status).toBe(404);
+    const listed = await (await bearer(TEAM_A, '/v1/judge-keys')).json();
+    expect(listed.data.map((k: any) => k.id)).toContain(judge.id);
+    expect(JSON.stringify(listed)).not.toContain(judge.key);
+    expect((await bearer(TEAM_A, `/v1/judge-keys/${judge.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(401);
+    expect((await signIn(judge.key)).res.status).toBe(401);
+  });
+
+  it('ends a judge key, and its sessions, when it expires', async () => {
+    const judge = await (await bearer(TEAM_A, '/v1/judge-keys', { method: 'POST', body: JSON.stringify({ label: 'expiring', expiresInDays: 1 }) })).json();
+    const { cookie } = await signIn(judge.key);
+    expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(200);
+    await suite.db.query("UPDATE agent_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [judge.id]);
+    expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(401);
+    // The API trusts a looked-up key for 5 s; an expired one no later than its expiry, which has passed.
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    expect((await bearer(judge.key, '/v1/ai-logs')).status).toBe(401);
+  });
+
+  it('names what is wrong with a judge key request', async () => {
+    const res = await bearer(TEAM_A, '/v1/judge-keys', { method: 'POST', body: JSON.stringify({ label: '', expiresInDays: 91 }) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors.map((e: any) => e.path).sort()).toEqual(['expiresInDays', 'label']);
+  });
+
+  it('lets an admin read any account it names, act as an operator, and nothing when it names none', async () => {
+    const { body, cookie } = await signIn(ADMIN);
+    expect(body).toMatchObject({ role: 'admin', accountId: null });
+    expect((await withCookie(cookie, '/admin/accounts')).status).toBe(200);
+    const b = await (await withCookie(cookie, '/v1/ai-logs', { headers: { 'x-account-id': 'team-b' } })).json();
+    expect(b.data.map((l: any) => l.explanation)).toEqual(['team B secret plan']);
+    for (const header of [{}, { 'x-account-id': 'nobody' }] as Record<string, string>[]) {
+      const res = await withCookie(cookie, '/v1/ai-logs', { headers: header });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toContain('x-account-id');
+    }
+    const write = await withCookie(cookie, '/v1/ai-logs', {
+      method: 'POST',
+      body: log('admin writes'),
+      headers: { 'x-account-id': 'team-b', 'sec-fetch-site': 'same-origin' },
+    });
+    expect(write.status).toBe(403);
+    const pause = await withCookie(cookie, '/admin/accounts/team-b/pause', { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(pause.status).toBe(200);
+    expect((await withCookie(cookie, '/admin/accounts/team-b/resume', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+  });
+
+  it('refuses wrong credentials and foreign cookies with 401, and lets a bearer win over any cookie', async () => {
+    for (const credential of ['nope-nope-nope', `${TEAM_A}x`]) {
+      const { res, body } = await signIn(credential);
+      expect(res.status).toBe(401);
+      expect(body.message).toBe('credential must be an agent key, a judge key or the admin token');
+    }
+    for (const cookie of ['gw_console=' + 'A'.repeat(43), 'gw_console=%3Cscript%3E', 'gw_console=a; gw_console=b']) {
+      expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(401);
+      expect((await withCookie(cookie, '/console/session')).status).toBe(401);
+      expect((await bearer(TEAM_A, '/v1/ai-logs', { headers: { cookie } })).status).toBe(200);
+    }
+  });
+
+  it('signs out: the cookie is cleared and stops working', async () => {
+    const { cookie } = await signIn(TEAM_A);
+    const out = await withCookie(cookie, '/console/session', { method: 'DELETE', headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+    expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(401);
+  });
+});
