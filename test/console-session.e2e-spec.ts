@@ -60,6 +60,8 @@ describe('console sessions, judge keys and the log list', () => {
     expect(foreign.status).toBe(404);
     expect((await withCookie(cookie, '/admin/accounts')).status).toBe(403);
     expect(await (await withCookie(cookie, '/console/session')).json()).toMatchObject({ role: 'team', accountId: 'team-b' });
+    const status = await withCookie(cookie, '/v1/status');
+    expect(await status.json()).toMatchObject({ accountId: 'team-b', paused: false, logs: { queued: 1 } });
   });
 
   it('lists newest first with every filter, and names a bad one', async () => {
@@ -102,7 +104,7 @@ describe('console sessions, judge keys and the log list', () => {
       expect([path, (await withCookie(cookie, path)).status]).toEqual([path, 200]);
       expect([path, (await bearer(judge.key, path)).status]).toEqual([path, 200]);
     }
-    for (const path of ['/v1/positions', '/v1/orders/open', '/v1/evidence/sync', '/v1/judge-keys']) {
+    for (const path of ['/v1/positions', '/v1/orders/open', '/v1/evidence/sync', '/v1/judge-keys', '/v1/status']) {
       expect([path, (await bearer(judge.key, path)).status]).toEqual([path, 403]);
     }
     expect((await bearer(judge.key, '/v1/ai-logs', { method: 'POST', body: log('judge writes') })).status).toBe(403);

@@ -3,6 +3,7 @@ import { APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from '#libs/accounts';
 import { AiLogModule } from '#libs/ai-log';
 import { AuditModule } from '#libs/audit';
+import { ConsoleModule } from '#libs/console';
 import type { GatewayConfig } from '#libs/config';
 import { EvidenceModule } from '#libs/evidence';
 import { ExchangeProxyModule } from '#libs/exchange-proxy';
@@ -17,6 +18,7 @@ import { AdminLogsController } from './admin/admin-logs.controller.js';
 import { AgentKeysController } from './admin/agent-keys.controller.js';
 import { QueueOverviewController } from './admin/queue-overview.controller.js';
 import { AiLogsController } from './ai-logs.controller.js';
+import { AccountStatusController } from './account-status.controller.js';
 import { AuditController } from './audit.controller.js';
 import { ConsoleSessionController } from './console-session.controller.js';
 import { EvidenceController } from './evidence.controller.js';
@@ -49,11 +51,13 @@ export class ApiModule {
         AdminModule,
         AuditModule,
         VerifyPageModule,
+        ConsoleModule,
       ],
       controllers: [
         AiLogsController,
         AuditController,
         JudgeKeysController,
+        AccountStatusController,
         ConsoleSessionController,
         AccountController,
         OrdersController,

@@ -308,6 +308,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's upload health
+     * @description Logs by status (the upload backlog), weight budget use, clock offset, the last failed upload attempts with the exchange's answers, pause state and evidence sync: what GET /admin/accounts/{id}/status answers, for the key's own account.
+     */
+    get: operations['getStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/positions': {
     parameters: {
       query?: never;
@@ -1336,6 +1356,86 @@ export interface components {
     AgentKeyListDto: {
       data: components['schemas']['AgentKeyDto'][];
     };
+    WindowUsageDto: {
+      limit: number;
+      /** @description weight taken in the current span, a window and its guard ending now (leased weight included) */
+      used: number;
+      /** @description until the oldest weight leaves the span, freeing some of the limit */
+      msBeforeReset: number;
+      /** @description until a pause after a 429 ends; 0 when not paused */
+      pausedMs: number;
+    };
+    BudgetUsageDto: {
+      ip: components['schemas']['WindowUsageDto'];
+      uid: components['schemas']['WindowUsageDto'];
+    };
+    LogCountsDto: {
+      queued: number;
+      uploading: number;
+      uploaded: number;
+      retrying: number;
+      failed: number;
+    };
+    RecentErrorDto: {
+      /** Format: uuid */
+      logId: string;
+      /** Format: date-time */
+      at: string;
+      /** @enum {string} */
+      outcome: 'uploaded' | 'retryable' | 'permanent' | 'uncertain';
+      /** @enum {string} */
+      target: 'simulator' | 'exchange';
+      httpStatus: number | null;
+      exchangeCode: string | null;
+      exchangeMessage: string | null;
+    };
+    StreamStateDto: {
+      /** @enum {string} */
+      stream: 'trades' | 'orders' | 'plan_orders';
+      /**
+       * Format: date-time
+       * @description everything created before this was pulled at least once
+       */
+      syncedUntil: string | null;
+      /** Format: date-time */
+      lastRunAt: string | null;
+      /** Format: date-time */
+      lastSuccessAt: string | null;
+      /** @description kept after later successes; `ok` says whether the last run succeeded */
+      lastError: string | null;
+      /** Format: date-time */
+      lastErrorAt: string | null;
+      lastRows: number;
+      /**
+       * @description a 64-bit count, as its digits
+       * @example 737185556881998184
+       */
+      totalRows: string;
+      /** @description the last run succeeded */
+      ok: boolean;
+    };
+    AccountStatusDto: {
+      accountId: string;
+      paused: boolean;
+      /** Format: date-time */
+      pausedAt: string | null;
+      /**
+       * @description why, while paused: `admin`, or `ip_not_allowlisted` (WEEX answered HTTP 521 to this server's IP; held until an admin resumes the account or the worker's probe finds the exchange answering)
+       * @enum {string|null}
+       */
+      pauseReason: 'admin' | 'ip_not_allowlisted' | null;
+      name: string;
+      logs: components['schemas']['LogCountsDto'];
+      /** @description this process's view of the weight budget (shared by every process with REDIS_URL) */
+      weightBudget: components['schemas']['BudgetUsageDto'] | (never | null);
+      /** @description why weightBudget is null */
+      weightBudgetError?: string;
+      /** @description the exchange's clock minus ours, in ms */
+      clockOffsetMs: number | null;
+      /** @description the latest failed attempts */
+      recentErrors: components['schemas']['RecentErrorDto'][];
+      evidenceSync: components['schemas']['StreamStateDto'][];
+    };
     /** @description One position (spec operation 2, allPosition) */
     PositionDto: {
       /**
@@ -1977,31 +2077,6 @@ export interface components {
       /** @description the latest attempts (at most 3) of a log not uploaded; empty once it is */
       latestAttempts: components['schemas']['AttemptSummaryDto'][];
     };
-    StreamStateDto: {
-      /** @enum {string} */
-      stream: 'trades' | 'orders' | 'plan_orders';
-      /**
-       * Format: date-time
-       * @description everything created before this was pulled at least once
-       */
-      syncedUntil: string | null;
-      /** Format: date-time */
-      lastRunAt: string | null;
-      /** Format: date-time */
-      lastSuccessAt: string | null;
-      /** @description kept after later successes; `ok` says whether the last run succeeded */
-      lastError: string | null;
-      /** Format: date-time */
-      lastErrorAt: string | null;
-      lastRows: number;
-      /**
-       * @description a 64-bit count, as its digits
-       * @example 737185556881998184
-       */
-      totalRows: string;
-      /** @description the last run succeeded */
-      ok: boolean;
-    };
     SyncStateDto: {
       /**
        * Format: date-time
@@ -2113,13 +2188,6 @@ export interface components {
       streams: components['schemas']['StreamStateDto'][];
       accountId: string;
     };
-    LogCountsDto: {
-      queued: number;
-      uploading: number;
-      uploaded: number;
-      retrying: number;
-      failed: number;
-    };
     QueueOverviewDto: {
       queue: string;
       /** @enum {string} */
@@ -2220,54 +2288,6 @@ export interface components {
       pauseReason: 'admin' | 'ip_not_allowlisted' | null;
       /** @description logs that were waiting out a retry backoff, now due (the others were due all along) */
       retriesDueNow: number;
-    };
-    WindowUsageDto: {
-      limit: number;
-      /** @description weight taken in the current span, a window and its guard ending now (leased weight included) */
-      used: number;
-      /** @description until the oldest weight leaves the span, freeing some of the limit */
-      msBeforeReset: number;
-      /** @description until a pause after a 429 ends; 0 when not paused */
-      pausedMs: number;
-    };
-    BudgetUsageDto: {
-      ip: components['schemas']['WindowUsageDto'];
-      uid: components['schemas']['WindowUsageDto'];
-    };
-    RecentErrorDto: {
-      /** Format: uuid */
-      logId: string;
-      /** Format: date-time */
-      at: string;
-      /** @enum {string} */
-      outcome: 'uploaded' | 'retryable' | 'permanent' | 'uncertain';
-      /** @enum {string} */
-      target: 'simulator' | 'exchange';
-      httpStatus: number | null;
-      exchangeCode: string | null;
-      exchangeMessage: string | null;
-    };
-    AccountStatusDto: {
-      accountId: string;
-      paused: boolean;
-      /** Format: date-time */
-      pausedAt: string | null;
-      /**
-       * @description why, while paused: `admin`, or `ip_not_allowlisted` (WEEX answered HTTP 521 to this server's IP; held until an admin resumes the account or the worker's probe finds the exchange answering)
-       * @enum {string|null}
-       */
-      pauseReason: 'admin' | 'ip_not_allowlisted' | null;
-      name: string;
-      logs: components['schemas']['LogCountsDto'];
-      /** @description this process's view of the weight budget (shared by every process with REDIS_URL) */
-      weightBudget: components['schemas']['BudgetUsageDto'] | (never | null);
-      /** @description why weightBudget is null */
-      weightBudgetError?: string;
-      /** @description the exchange's clock minus ours, in ms */
-      clockOffsetMs: number | null;
-      /** @description the latest failed attempts */
-      recentErrors: components['schemas']['RecentErrorDto'][];
-      evidenceSync: components['schemas']['StreamStateDto'][];
     };
     LivenessDto: {
       /** @enum {string} */
@@ -4605,6 +4625,151 @@ export interface operations {
            *       "statusCode": 404,
            *       "code": "NOT_FOUND",
            *       "message": "no AI log 0195f0c2-… for this account",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accountId": "team-b",
+           *       "name": "Team B",
+           *       "paused": false,
+           *       "pausedAt": null,
+           *       "pauseReason": null,
+           *       "logs": {
+           *         "queued": 0,
+           *         "uploading": 1,
+           *         "uploaded": 5120,
+           *         "retrying": 2,
+           *         "failed": 1
+           *       },
+           *       "weightBudget": {
+           *         "ip": {
+           *           "used": 42,
+           *           "limit": 500,
+           *           "msBeforeReset": 6120,
+           *           "pausedMs": 0
+           *         },
+           *         "uid": {
+           *           "used": 30,
+           *           "limit": 500,
+           *           "msBeforeReset": 6120,
+           *           "pausedMs": 0
+           *         }
+           *       },
+           *       "clockOffsetMs": -38,
+           *       "recentErrors": [
+           *         {
+           *           "logId": "0195f0c2-7c1a-7d3e-9b1f-2a4c6e8f0a12",
+           *           "at": "2026-11-22T09:58:00.000Z",
+           *           "outcome": "retryable",
+           *           "target": "exchange",
+           *           "httpStatus": 500,
+           *           "exchangeCode": "-1000",
+           *           "exchangeMessage": "system error"
+           *         }
+           *       ],
+           *       "evidenceSync": [
+           *         {
+           *           "stream": "orders",
+           *           "syncedUntil": "2026-11-22T09:55:00.000Z",
+           *           "lastRunAt": "2026-11-22T09:59:00.000Z",
+           *           "lastSuccessAt": "2026-11-22T09:59:00.000Z",
+           *           "lastError": null,
+           *           "lastErrorAt": null,
+           *           "lastRows": 3,
+           *           "totalRows": "812",
+           *           "ok": true
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['AccountStatusDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write or exchange:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */

@@ -6,6 +6,40 @@ import { AdminApi } from '../controller-kinds.js';
 import { AccountStatusDto, PauseStateDto, ResumedDto } from './admin.responses.js';
 
 const WINDOW = { used: 42, limit: 500, msBeforeReset: 6120, pausedMs: 0 };
+export const STATUS_EXAMPLE = {
+  accountId: 'team-b',
+  name: 'Team B',
+  paused: false,
+  pausedAt: null,
+  pauseReason: null,
+  logs: { queued: 0, uploading: 1, uploaded: 5120, retrying: 2, failed: 1 },
+  weightBudget: { ip: WINDOW, uid: { ...WINDOW, used: 30 } },
+  clockOffsetMs: -38,
+  recentErrors: [
+    {
+      logId: '0195f0c2-7c1a-7d3e-9b1f-2a4c6e8f0a12',
+      at: '2026-11-22T09:58:00.000Z',
+      outcome: 'retryable',
+      target: 'exchange',
+      httpStatus: 500,
+      exchangeCode: '-1000',
+      exchangeMessage: 'system error',
+    },
+  ],
+  evidenceSync: [
+    {
+      stream: 'orders',
+      syncedUntil: '2026-11-22T09:55:00.000Z',
+      lastRunAt: '2026-11-22T09:59:00.000Z',
+      lastSuccessAt: '2026-11-22T09:59:00.000Z',
+      lastError: null,
+      lastErrorAt: null,
+      lastRows: 3,
+      totalRows: '812',
+      ok: true,
+    },
+  ],
+};
 
 /** Pausing and resuming an account's uploads, and its operational status. */
 @Controller('admin/accounts/:id')
@@ -36,40 +70,7 @@ export class AccountOperationsController {
 
   @Get('status')
   @ApiEndpoint("An account's operational status", 'Weight budget use, clock offset, recent exchange errors, logs by status, pause, evidence sync progress.')
-  @ApiAnswer(200, 'Status', AccountStatusDto, {
-    accountId: 'team-b',
-    name: 'Team B',
-    paused: false,
-    pausedAt: null,
-    pauseReason: null,
-    logs: { queued: 0, uploading: 1, uploaded: 5120, retrying: 2, failed: 1 },
-    weightBudget: { ip: WINDOW, uid: { ...WINDOW, used: 30 } },
-    clockOffsetMs: -38,
-    recentErrors: [
-      {
-        logId: '0195f0c2-7c1a-7d3e-9b1f-2a4c6e8f0a12',
-        at: '2026-11-22T09:58:00.000Z',
-        outcome: 'retryable',
-        target: 'exchange',
-        httpStatus: 500,
-        exchangeCode: '-1000',
-        exchangeMessage: 'system error',
-      },
-    ],
-    evidenceSync: [
-      {
-        stream: 'orders',
-        syncedUntil: '2026-11-22T09:55:00.000Z',
-        lastRunAt: '2026-11-22T09:59:00.000Z',
-        lastSuccessAt: '2026-11-22T09:59:00.000Z',
-        lastError: null,
-        lastErrorAt: null,
-        lastRows: 3,
-        totalRows: '812',
-        ok: true,
-      },
-    ],
-  })
+  @ApiAnswer(200, 'Status', AccountStatusDto, STATUS_EXAMPLE)
   @ApiErrors(404)
   getAccountStatus(@Param('id') id: string, @Query() _query: NoQueryDto): Promise<AccountStatus> {
     return this.accounts.status(id);

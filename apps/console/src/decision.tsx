@@ -1,0 +1,153 @@
+import { useState } from 'preact/hooks';
+import { type JsonNode, tlogProofVerifier } from 'tlog-verifier';
+import { asApiError } from './api';
+import { Attempts } from './attempts';
+import { useConsole } from './context';
+import { when } from './format';
+import { JsonView, toNode } from './json-view';
+import { OrderEvidence } from './order-evidence';
+import { ProofCheck } from './proof-check';
+import { Refusal } from './refusal';
+import type { LogDetail } from './types';
+import { useFetch } from './use-fetch';
+
+/** Until its upload is over, a log is looked at again this often: its attempts and status appear as they happen. */
+const UNTIL_FINAL_MS = 1500;
+const FINAL = new Set(['uploaded', 'failed']);
+
+interface Read {
+  log: LogDetail;
+  input: { node: JsonNode; source: string };
+  output: { node: JsonNode; source: string };
+}
+
+/** The answer read twice: as plain JSON for its fields, and losslessly for input and output (no digit lost). */
+function read(text: string): Read {
+  const log = JSON.parse(text) as LogDetail & { input: unknown; output: unknown };
+  let lossless: JsonNode | undefined;
+  try {
+    lossless = tlogProofVerifier.parseJsonLosslessly(text);
+  } catch {
+    // Nested deeper than the verifier reads: JSON.parse's values, which may round a long number.
+  }
+  const part = (name: 'input' | 'output') => {
+    const node = lossless?.k === 'o' ? lossless.members.get(name) : undefined;
+    return node ? { node, source: text.slice(node.a, node.b) } : { node: toNode(log[name]), source: JSON.stringify(log[name]) };
+  };
+  return { log, input: part('input'), output: part('output') };
+}
+
+/** One decision: what the model saw and said, its uploads, the order it covers, and its proof checked here. */
+export function Decision({ id }: { id: string }) {
+  const { api, session } = useConsole();
+  const { data, error, reload } = useFetch(
+    async () => read(await api.text(`/v1/ai-logs/${encodeURIComponent(id)}`)),
+    [api, id],
+    (d) => (d && !FINAL.has(d.log.status) ? UNTIL_FINAL_MS : undefined),
+  );
+  if (!data)
+    return (
+      <>
+        <p>
+          <a href="#/logs">All decisions</a>
+        </p>
+        <h1 tabIndex={-1}>Decision</h1>
+        {error ? <Refusal error={error} what={`Decision ${id}`} /> : <p role="status">Loading…</p>}
+      </>
+    );
+  const { log, input, output } = data;
+  return (
+    <article class="decision">
+      <p>
+        <a href="#/logs">All decisions</a>
+      </p>
+      <h1 tabIndex={-1}>
+        Decision <code class="id">{log.id}</code>
+      </h1>
+      <dl class="facts">
+        <dt>Status</dt>
+        <dd>
+          <span class={`status status-${log.status}`}>{log.status}</span>
+        </dd>
+        <dt>Model and stage</dt>
+        <dd>
+          {log.model} · {log.stage}
+        </dd>
+        <dt>Order</dt>
+        <dd>{log.orderId ?? 'none'}</dd>
+        <dt>Received</dt>
+        <dd>{when(log.receivedAt)}</dd>
+        <dt>Uploaded</dt>
+        <dd>{log.uploadedAt ? `${when(log.uploadedAt)} to the ${log.target}` : `not yet (uploads go to the ${log.target})`}</dd>
+        {log.lastError && (
+          <>
+            <dt>Last error</dt>
+            <dd class="wrap">{log.lastError}</dd>
+          </>
+        )}
+      </dl>
+      {session.role === 'admin' && log.status === 'failed' && <RetryButton id={log.id} onQueued={reload} />}
+      {error && <Refusal error={error} what="The decision could not be read again" />}
+      <section aria-labelledby="explanation-heading">
+        <h2 id="explanation-heading">Explanation</h2>
+        <p class="prose">{log.explanation}</p>
+      </section>
+      <section aria-labelledby="input-heading">
+        <h2 id="input-heading">Input</h2>
+        <JsonView {...input} />
+      </section>
+      <section aria-labelledby="output-heading">
+        <h2 id="output-heading">Output</h2>
+        <JsonView {...output} />
+      </section>
+      <section aria-labelledby="attempts-heading">
+        <h2 id="attempts-heading">Upload attempts</h2>
+        <Attempts attempts={log.attempts} />
+      </section>
+      <section aria-labelledby="chain-heading">
+        <h2 id="chain-heading">Chain link</h2>
+        {log.chain ? (
+          <dl class="facts hashes">
+            <dt>Seq</dt>
+            <dd>{log.chain.seq}</dd>
+            <dt>Hash</dt>
+            <dd>
+              <code>{log.chain.hash}</code>
+            </dd>
+            <dt>Previous hash</dt>
+            <dd>
+              <code>{log.chain.prevHash}</code>
+            </dd>
+          </dl>
+        ) : (
+          <p>Accepted before the chain existed: no link.</p>
+        )}
+      </section>
+      {log.orderId && <OrderEvidence orderId={log.orderId} logId={log.id} />}
+      {log.chain && <ProofCheck log={log} />}
+    </article>
+  );
+}
+
+/** An admin's retry of a failed log: back to queued, due now (POST /admin/logs/:id/retry). */
+function RetryButton({ id, onQueued }: { id: string; onQueued(): void }) {
+  const { api } = useConsole();
+  const [message, setMessage] = useState<string>();
+  const retry = async () => {
+    try {
+      await api.post(`/admin/logs/${encodeURIComponent(id)}/retry`);
+      setMessage('Queued again.');
+      onQueued();
+    } catch (failure) {
+      setMessage(`Not retried: ${asApiError(failure).message}`);
+    }
+  };
+  return (
+    <p class="actions">
+      <button type="button" onClick={retry}>
+        Retry upload
+      </button>{' '}
+      <span role="status">{message}</span>
+    </p>
+  );
+}

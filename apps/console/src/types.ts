@@ -1,0 +1,147 @@
+// The gateway's answers as the console reads them (apps/api/src/*.responses.ts describe them in full).
+
+export type Role = 'team' | 'judge' | 'admin';
+
+export interface Session {
+  role: Role;
+  /** The account a team or judge session reads; null for an admin, who picks one. */
+  accountId: string | null;
+  label: string;
+  expiresAt: string;
+}
+
+export const STATUSES = ['queued', 'uploading', 'uploaded', 'retrying', 'failed'] as const;
+export type StatusCounts = Record<(typeof STATUSES)[number], number>;
+
+export interface LogSummary {
+  id: string;
+  accountId: string;
+  status: string;
+  orderId: string | null;
+  stage: string;
+  model: string;
+  explanation: string;
+  attemptCount: number;
+  lastError: string | null;
+  receivedAt: string;
+  nextAttemptAt: string;
+  uploadedAt: string | null;
+}
+
+export interface LogPage {
+  data: LogSummary[];
+  nextCursor: string | null;
+}
+
+export interface Receipt {
+  at: string;
+  finishedAt: string;
+  target: string;
+  httpStatus: number | null;
+  exchangeCode: string | null;
+  exchangeMessage: string | null;
+}
+
+export interface Attempt extends Receipt {
+  latencyMs: number;
+  outcome: string;
+}
+
+export interface LogDetail {
+  id: string;
+  status: string;
+  target: string;
+  orderId: string | null;
+  stage: string;
+  model: string;
+  explanation: string;
+  receivedAt: string;
+  uploadedAt: string | null;
+  lastError: string | null;
+  chain: { seq: string; prevHash: string; hash: string } | null;
+  attempts: Attempt[];
+}
+
+export interface Fill {
+  id: string;
+  orderId: string;
+  symbol: string;
+  side: string;
+  price: string;
+  qty: string;
+  commission: string;
+  commissionAsset: string;
+  time: number;
+}
+
+export interface Order {
+  orderId: string;
+  symbol: string;
+  side: string;
+  type: string;
+  status: string;
+  origQty: string;
+  executedQty: string;
+  avgPrice: string;
+  time: number;
+}
+
+export interface OrderEvidence {
+  orderId: string;
+  coverage: 'covered' | 'pending' | 'failed' | 'missing';
+  order: Order | null;
+  fills: Fill[];
+  planOrder: { algoId: string; orderType: string; algoStatus: string; actualOrderId: string } | null;
+  planOrderLink: string | null;
+  logs: { id: string; links: string; orderId: string; status: string; stage: string; model: string; receivedAt: string; receipt: Receipt | null }[];
+}
+
+export interface Coverage {
+  from: string;
+  to: string;
+  orders: { total: number; withFills: number; covered: number; uncovered: number; pending: number; failed: number; missing: number };
+  fills: { total: number; covered: number; uncovered: number };
+  uncoveredOrders: { orderId: string; symbol: string; side: string; type: string; status: string; time: string; filled: boolean; reason: string }[];
+  uncoveredOrdersTruncated: boolean;
+  unmatchedLogs: { id: string; orderId: string; status: string; receivedAt: string }[];
+  unmatchedLogsTotal: number;
+  unmatchedLogsTruncated: boolean;
+  sync: { syncedUntil: string | null; coversWindow: boolean };
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  uploadsPausedAt: string | null;
+}
+
+export interface AccountStatus {
+  accountId: string;
+  name: string;
+  paused: boolean;
+  pausedAt: string | null;
+  pauseReason: string | null;
+  logs: StatusCounts;
+  clockOffsetMs: number | null;
+  recentErrors: { logId: string; at: string; outcome: string; httpStatus: number | null; exchangeCode: string | null; exchangeMessage: string | null }[];
+  evidenceSync: { stream: string; syncedUntil: string | null; ok: boolean; lastError: string | null }[];
+}
+
+export interface QueueOverview {
+  queue: string;
+  backend: string;
+  jobs: Record<string, number> | null;
+  jobsError?: string;
+  paused: boolean | null;
+  logs: StatusCounts;
+}
+
+export interface AgentKey {
+  id: string;
+  accountId: string;
+  label: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+  expiresAt: string | null;
+}
