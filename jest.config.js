@@ -27,6 +27,9 @@ if (missing.length > 0) {
 export default {
   // A test waits for conditions, never for a time; jest's 5 s default was a time limit that a loaded machine broke.
   testTimeout: 60_000,
+  // One worker (not the main process), replaced once it holds more than this after a file: ESM test files leave their
+  // module graphs behind, and 170 files in one process ran out of its 4 GB heap.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     ...(missing.length === 0 ? [{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] }] : []),
