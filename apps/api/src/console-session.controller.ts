@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req, Res, Unautho
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuthGuard, clientAddress, CONSOLE_COOKIE, CONSOLE_SESSION_MS, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
+import { AdminAuthGuard, clientAddress, CONSOLE_COOKIE, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
 import { NoQueryDto } from '#libs/http';
 
 /** `POST /console/session`. */
@@ -37,10 +37,7 @@ export class ConsoleSessionController {
     // Secure when the browser reached us over TLS (directly, or through a proxy named in TRUST_PROXY).
     const secure = request.protocol === 'https' ? '; Secure' : '';
     const maxAge = Math.max(1, Math.round((Date.parse(signedIn.view.expiresAt) - Date.now()) / 1000));
-    void reply.header(
-      'set-cookie',
-      `${CONSOLE_COOKIE}=${signedIn.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.min(maxAge, CONSOLE_SESSION_MS / 1000)}${secure}`,
-    );
+    void reply.header('set-cookie', `${CONSOLE_COOKIE}=${signedIn.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`);
     return signedIn.view;
   }
 

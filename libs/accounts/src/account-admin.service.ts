@@ -85,16 +85,12 @@ export class AccountAdminService {
   /** Makes a key for an agent of the account. The key is in this answer only: the database keeps its SHA-256. */
   async createAgentKey(dto: CreateAgentKeyDto): Promise<AgentKeyView & { key: string }> {
     await this.account(dto.accountId);
-    const key = generateAgentKey();
-    const row = await this.accounts.createAgentKey({
-      id: randomUUID(),
+    return issueAgentKey(this.accounts, {
       accountId: dto.accountId,
-      keyHash: hashAgentKey(key),
       label: dto.label,
       scopes: dto.scopes ?? DEFAULT_SCOPES,
       rateLimitPerMin: dto.rateLimitPerMin ?? null,
     });
-    return { ...toAgentKeyView(row), key };
   }
 
   async listAgentKeys(accountId?: string): Promise<AgentKeyView[]> {
@@ -125,6 +121,16 @@ function toAccountView(row: Account): AccountView {
     uidWeightLimit: row.uidWeightLimit,
     uploadsPausedAt: row.uploadsPausedAt?.toISOString() ?? null,
   };
+}
+
+/** Makes a key and stores its SHA-256: the key is in the answer only. */
+export async function issueAgentKey(
+  accounts: AccountsRepository,
+  key: Pick<AgentKey, 'accountId' | 'label' | 'scopes' | 'rateLimitPerMin'> & Partial<Pick<AgentKey, 'expiresAt'>>,
+): Promise<AgentKeyView & { key: string }> {
+  const secret = generateAgentKey();
+  const row = await accounts.createAgentKey({ id: randomUUID(), keyHash: hashAgentKey(secret), ...key });
+  return { ...toAgentKeyView(row), key: secret };
 }
 
 export function toAgentKeyView(row: AgentKey): AgentKeyView {

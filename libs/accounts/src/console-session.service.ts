@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
 import { AdminTokenService } from './admin-token.service.js';
 import { type ConsoleRole, ConsoleSessionsRepository } from './console-sessions.repository.js';
+import { MALFORMED_COOKIE, readSingleCookie } from './single-cookie.js';
 
 export const CONSOLE_COOKIE = 'gw_console';
 /** A console sign-in lasts a working day, and never past its key's expiry. */
@@ -74,7 +75,7 @@ export class ConsoleSessionService {
   async admit(request: FastifyRequest): Promise<ConsoleAuth | undefined> {
     const token = readConsoleCookie(request.headers.cookie);
     if (token === undefined) return undefined;
-    const row = token === MALFORMED ? undefined : await this.sessions.find(sha256(token));
+    const row = token === MALFORMED_COOKIE ? undefined : await this.sessions.find(sha256(token));
     if (!row || !this.live(row)) throw new UnauthorizedException('the console session ended: sign in again at /console');
     if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
       throw new ForbiddenException('a console session may change things only from the console itself (Origin must be this gateway)');
@@ -97,18 +98,7 @@ export class ConsoleSessionService {
   }
 }
 
-const MALFORMED = Symbol('malformed console cookie');
-
-/** The console cookie's value, MALFORMED when sent twice or not of the form signIn makes, undefined when absent. */
-function readConsoleCookie(header: string | undefined): string | typeof MALFORMED | undefined {
-  const values = (header ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part.startsWith(`${CONSOLE_COOKIE}=`))
-    .map((part) => part.slice(CONSOLE_COOKIE.length + 1));
-  if (values.length === 0) return undefined;
-  return values.length === 1 && TOKEN.test(values[0]) ? values[0] : MALFORMED;
-}
+const readConsoleCookie = (header: string | undefined) => readSingleCookie(header, CONSOLE_COOKIE, TOKEN);
 
 /** Fetch metadata a page cannot forge, or else an Origin naming this host. */
 function sameOrigin(request: FastifyRequest): boolean {

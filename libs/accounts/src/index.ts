@@ -18,3 +18,4 @@ export * from './agent-before-body.js';
 export * from './console-session.service.js';
 export * from './console-sessions.repository.js';
 export * from './judge-keys.service.js';
+export * from './single-cookie.js';

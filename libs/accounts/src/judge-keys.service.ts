@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
-import { type AgentKeyView, toAgentKeyView } from './account-admin.service.js';
+import { type AgentKeyView, issueAgentKey, toAgentKeyView } from './account-admin.service.js';
 import { AccountsRepository } from './accounts.repository.js';
-import { generateAgentKey, hashAgentKey } from './agent-key.js';
 
 /** The longest a judge key may live: a competition's season. */
 export const MAX_JUDGE_KEY_DAYS = 90;
@@ -26,17 +24,8 @@ export class JudgeKeysService {
 
   /** The key is in this answer only: the database keeps its SHA-256. */
   async create(accountId: string, dto: CreateJudgeKeyDto): Promise<AgentKeyView & { key: string }> {
-    const key = generateAgentKey();
-    const row = await this.accounts.createAgentKey({
-      id: randomUUID(),
-      accountId,
-      keyHash: hashAgentKey(key),
-      label: dto.label,
-      scopes: ['audit:read'],
-      rateLimitPerMin: null,
-      expiresAt: new Date(Date.now() + dto.expiresInDays * DAY_MS),
-    });
-    return { ...toAgentKeyView(row), key };
+    const expiresAt = new Date(Date.now() + dto.expiresInDays * DAY_MS);
+    return issueAgentKey(this.accounts, { accountId, label: dto.label, scopes: ['audit:read'], rateLimitPerMin: null, expiresAt });
   }
 
   async list(accountId: string): Promise<AgentKeyView[]> {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MALFORMED_COOKIE, readSingleCookie } from '#libs/accounts';
 
 /** A dashboard sign-in lasts this long. */
 export const SESSION_MS = 8 * 60 * 60 * 1000;
@@ -25,21 +26,10 @@ export function validSession(adminToken: string, cookie: string | undefined, now
 const SESSION_VALUE = /^\d{1,15}\.[A-Za-z0-9_-]{43}$/;
 
 /** A session cookie that this gateway cannot have set: garbage, percent-encoded, or sent more than once. */
-export const MALFORMED = Symbol('malformed session cookie');
+export const MALFORMED = MALFORMED_COOKIE;
 
-/**
- * The session cookie of a Cookie header: its value, MALFORMED, or undefined when there is none. Nothing is decoded,
- * so no value can make the parsing throw; other cookies are not looked at.
- */
-export function readSessionCookie(header: string | undefined): string | typeof MALFORMED | undefined {
-  const values = (header ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part.startsWith(`${SESSION_COOKIE}=`))
-    .map((part) => part.slice(SESSION_COOKIE.length + 1));
-  if (values.length === 0) return undefined;
-  return values.length === 1 && SESSION_VALUE.test(values[0]) ? values[0] : MALFORMED;
-}
+/** The session cookie of a Cookie header: its value, MALFORMED, or undefined when there is none. */
+export const readSessionCookie = (header: string | undefined) => readSingleCookie(header, SESSION_COOKIE, SESSION_VALUE);
 
 function mac(adminToken: string, expiry: string): string {
   return createHmac('sha256', adminToken).update(`queue-dashboard:${expiry}`).digest('base64url');
