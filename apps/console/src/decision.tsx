@@ -86,7 +86,7 @@ export function Decision({ id }: { id: string }) {
           </>
         )}
       </dl>
-      {session.role === 'admin' && log.status === 'failed' && <RetryButton id={log.id} onQueued={reload} />}
+      {session.role === 'admin' && <RetryButton id={log.id} failed={log.status === 'failed'} onQueued={reload} />}
       {error && <Refusal error={error} what="The decision could not be read again" />}
       <section aria-labelledby="explanation-heading">
         <h2 id="explanation-heading">Explanation</h2>
@@ -130,23 +130,34 @@ export function Decision({ id }: { id: string }) {
 }
 
 /** An admin's retry of a failed log: back to queued, due now (POST /admin/logs/:id/retry). */
-function RetryButton({ id, onQueued }: { id: string; onQueued(): void }) {
+/**
+ * Rendered for an admin whatever the status, so that "Queued again." outlives the reload that takes the log out of
+ * `failed`; the button itself is there only while the log is failed, and is disabled while its POST is out.
+ */
+function RetryButton({ id, failed, onQueued }: { id: string; failed: boolean; onQueued(): void }) {
   const { api } = useConsole();
   const [message, setMessage] = useState<string>();
+  const [busy, setBusy] = useState(false);
   const retry = async () => {
+    setBusy(true);
     try {
       await api.post(`/admin/logs/${encodeURIComponent(id)}/retry`);
       setMessage('Queued again.');
       onQueued();
     } catch (failure) {
       setMessage(`Not retried: ${asApiError(failure).message}`);
+    } finally {
+      setBusy(false);
     }
   };
+  if (!failed && message === undefined) return null;
   return (
     <p class="actions">
-      <button type="button" onClick={retry}>
-        Retry upload
-      </button>{' '}
+      {failed && (
+        <button type="button" onClick={retry} disabled={busy}>
+          Retry upload
+        </button>
+      )}{' '}
       <span role="status">{message}</span>
     </p>
   );
