@@ -9,6 +9,7 @@ import { EvidenceModule } from '#libs/evidence';
 import { ExchangeProxyModule } from '#libs/exchange-proxy';
 import { RequestValidationPipe } from '#libs/http';
 import { IdempotencyModule } from '#libs/idempotency';
+import { ModelCallsModule } from '#libs/model-calls';
 import { AdminModule } from '#libs/admin';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
 import { VerifyPageModule } from '#libs/verify-page';
@@ -16,6 +17,7 @@ import { AccountOperationsController } from './admin/account-operations.controll
 import { AccountRegistryController } from './admin/account-registry.controller.js';
 import { AdminLogsController } from './admin/admin-logs.controller.js';
 import { AgentKeysController } from './admin/agent-keys.controller.js';
+import { LlmUpstreamController } from './admin/llm-upstream.controller.js';
 import { QueueOverviewController } from './admin/queue-overview.controller.js';
 import { AiLogsController } from './ai-logs.controller.js';
 import { AccountStatusController } from './account-status.controller.js';
@@ -29,7 +31,9 @@ import { SpotController } from './exchange/spot.controller.js';
 import { TradesController } from './exchange/trades.controller.js';
 import { HealthController } from './health.controller.js';
 import { JudgeKeysController } from './judge-keys.controller.js';
+import { LlmProxyController } from './llm-proxy.controller.js';
 import { MetricsController } from './metrics.controller.js';
+import { ModelCallsController } from './model-calls.controller.js';
 
 /** The HTTP service agents and operators call. */
 @Module({})
@@ -52,9 +56,12 @@ export class ApiModule {
         AuditModule,
         VerifyPageModule,
         ConsoleModule,
+        ModelCallsModule,
       ],
       controllers: [
         AiLogsController,
+        ModelCallsController,
+        LlmProxyController,
         AuditController,
         JudgeKeysController,
         AccountStatusController,
@@ -65,6 +72,7 @@ export class ApiModule {
         SpotController,
         CancelsController,
         AccountRegistryController,
+        LlmUpstreamController,
         AgentKeysController,
         EvidenceController,
         QueueOverviewController,

@@ -36,6 +36,22 @@ export class AccountSecrets {
     return JSON.parse(open(key, sealed, accountId)) as StoredCredentials;
   }
 
+  /** The account's key at its model provider, bound to `<accountId>/llm` so that it never opens as WEEX credentials. */
+  sealLlmKey(accountId: string, apiKey: string): string {
+    const key = this.secretsKey();
+    if (!key) throw new ConflictException('set SECRETS_KEY (32 bytes, hex or base64) to store a model provider key');
+    registerSecret(apiKey);
+    return seal(key, apiKey, `${accountId}/llm`);
+  }
+
+  openLlmKey(accountId: string, sealed: string): string {
+    const key = this.secretsKey();
+    if (!key) throw new Error('SECRETS_KEY is not set, so stored model provider keys cannot be read');
+    const apiKey = open(key, sealed, `${accountId}/llm`);
+    registerSecret(apiKey); // another process sealed it: this one's logger learns it here
+    return apiKey;
+  }
+
   private secretsKey(): Buffer | undefined {
     if (this.key === undefined) {
       const text = configuredOrSandboxSecret(this.config.secretsKey, this.config, 'sandbox-secrets-key', () => randomBytes(32).toString('hex'));

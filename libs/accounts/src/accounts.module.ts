@@ -15,6 +15,7 @@ import { AgentRateLimiter } from './agent-rate-limiter.js';
 import { ConsoleSessionService } from './console-session.service.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { JudgeKeysService } from './judge-keys.service.js';
+import { LlmUpstreamService } from './llm-upstream.service.js';
 
 /** Accounts, their exchange clients, agent keys and the admin token. Both the API and the worker import it. */
 @Module({
@@ -35,6 +36,7 @@ import { JudgeKeysService } from './judge-keys.service.js';
     ConsoleSessionsRepository,
     ConsoleSessionService,
     JudgeKeysService,
+    LlmUpstreamService,
   ],
   exports: [
     AccountsRepository,
@@ -49,6 +51,7 @@ import { JudgeKeysService } from './judge-keys.service.js';
     AccountAdminService,
     ConsoleSessionService,
     JudgeKeysService,
+    LlmUpstreamService,
   ],
 })
 export class AccountsModule {}

@@ -75,6 +75,17 @@ export class AccountsRepository {
     await this.prisma.account.update({ where: { id }, data: { credentialsEnc } });
   }
 
+  /** Points the account's model calls at a provider; `keyEnc` is its key, sealed (AccountSecrets.sealLlmKey). */
+  async setLlmUpstream(id: string, baseUrl: string, keyEnc: string): Promise<void> {
+    await this.prisma.account.update({ where: { id }, data: { llmBaseUrl: baseUrl, llmKeyEnc: keyEnc } });
+  }
+
+  /** The account's model provider as stored; undefined when it has none (or there is no such account). */
+  async findLlmUpstream(id: string): Promise<{ baseUrl: string; keyEnc: string } | undefined> {
+    const row = await this.prisma.account.findUnique({ where: { id }, select: { llmBaseUrl: true, llmKeyEnc: true } });
+    return row?.llmBaseUrl && row.llmKeyEnc ? { baseUrl: row.llmBaseUrl, keyEnc: row.llmKeyEnc } : undefined;
+  }
+
   async findAccount(id: string): Promise<Account | null> {
     return this.prisma.account.findUnique({ where: { id } });
   }

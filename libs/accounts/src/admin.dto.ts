@@ -42,3 +42,12 @@ export class CreateAgentKeyDto {
 export class ListAgentKeysQueryDto {
   @IsOptional() @IsString() @IsNotEmpty() @MaxLength(64) accountId?: string;
 }
+
+/** `PUT /admin/accounts/:id/llm-upstream`: the OpenAI-compatible provider of the account's model calls, and its key. */
+export class LlmUpstreamDto {
+  /** The provider's base URL, as an OpenAI client's `base_url`: `https://api.openai.com/v1`. */
+  @IsUrl(url) @MaxLength(2000) baseUrl: string;
+
+  /** The account's API key there; stored encrypted, never returned. */
+  @IsString() @IsNotEmpty() @MaxLength(4096) apiKey: string;
+}

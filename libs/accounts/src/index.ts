@@ -18,4 +18,5 @@ export * from './agent-before-body.js';
 export * from './console-session.service.js';
 export * from './console-sessions.repository.js';
 export * from './judge-keys.service.js';
+export * from './llm-upstream.service.js';
 export * from './single-cookie.js';

@@ -93,6 +93,17 @@ export class AppConfig {
   /** Bytes of request bodies the API parses and holds at once; a body beyond waits, unread by the parser (BodyBytesBudget). */
   @IsInt() @Min(65_536) bodyBytesInFlight: number;
 
+  /** The OpenAI-compatible provider the default account's model calls go to (`https://api.openai.com/v1`). */
+  @IsOptional() @IsUrl(url) llmUpstreamUrl?: string;
+  /** The default account's key at that provider: sent there as a bearer token, never answered or logged. */
+  @IsOptional() @IsString() @MinLength(1) llmUpstreamKey?: string;
+  /** How long one model call through the gateway may take, from the request to the answer's last byte. */
+  @IsInt() @Min(1_000) @Max(3_600_000) llmUpstreamTimeoutMs: number;
+  /** The largest request body the model-call proxy takes (images in a chat request make them large). */
+  @IsInt() @Min(1_024) @Max(67_108_864) llmBodyLimitBytes: number;
+  /** The largest answer the proxy records and passes on; a longer one is cut off with LLM_ANSWER_TOO_LARGE. */
+  @IsInt() @Min(1_024) @Max(268_435_456) llmAnswerLimitBytes: number;
+
   @IsInt() @Min(0) @Max(65535) simPort: number;
   @IsInt() @Min(0) @Max(65535) simSpotPort: number;
   @IsOptional() @IsUrl(url) simUrl?: string;

@@ -54,5 +54,14 @@ export function resolveConfig(config: AppConfig): GatewayConfig {
 
 /** The configured values this process must never write to a log or an answer. */
 export function secretValues(config: AppConfig): Array<string | undefined> {
-  return [config.weexApiKey, config.weexApiSecret, config.weexApiPassphrase, config.adminToken, config.agentApiKey, config.secretsKey, config.auditSigningKey];
+  return [
+    config.weexApiKey,
+    config.weexApiSecret,
+    config.weexApiPassphrase,
+    config.adminToken,
+    config.agentApiKey,
+    config.secretsKey,
+    config.auditSigningKey,
+    config.llmUpstreamKey,
+  ];
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson } from '#libs/common';
 import { BodyBytesBudget } from './body-bytes-budget.js';
 import { clientError, frameworkErrors } from './framework-errors.js';
@@ -43,6 +43,13 @@ const REPLY = Symbol('reply');
  */
 export const CHECKS_OWN_TEXT = { checksOwnText: true } as const;
 
+/**
+ * Route config of a route that takes its JSON body as the bytes that came (a Buffer), unparsed: the model-call proxy
+ * forwards them and hashes them. The budget of bytes in flight still applies.
+ */
+export const RAW_BODY = { rawBody: true } as const;
+const WANTS_RAW = Symbol('wantsRawBody');
+
 /** A request to a route with CHECKS_OWN_TEXT, as the parser leaves it. */
 export interface CheckedTextRequest {
   /**
@@ -65,6 +72,17 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   // A string PostgreSQL cannot store (U+0000, a lone surrogate), anywhere in a body, gets a 400 naming it, unless the
   // route checks its own text (CHECKS_OWN_TEXT).
   fastify.decorateRequest('mayHoldUnstorableText', false);
+  // A RAW_BODY route marks its requests with a hook of its own, so that the parser reads no route config for the others.
+  fastify.decorateRequest(WANTS_RAW, false);
+  fastify.addHook('onRoute', (route) => {
+    if (!(route.config as { rawBody?: boolean } | undefined)?.rawBody) return;
+    const hooks = route.preParsing === undefined ? [] : [route.preParsing].flat();
+    const markRaw: preParsingHookHandler = (request, _reply, payload, done) => {
+      (request as unknown as { [WANTS_RAW]: boolean })[WANTS_RAW] = true;
+      done(null, payload);
+    };
+    route.preParsing = [...hooks, markRaw];
+  });
   const budget = new BodyBytesBudget(bodyBytesInFlight);
   // The reply of each request, for the parser: a body's bytes are given back when its answer is sent, or the
   // connection closed before (ServerResponse's 'close' comes in both cases).
@@ -83,7 +101,8 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
         return done(Object.assign(new Error('the connection closed before the body was read'), { statusCode: 400 }), undefined);
       }
       reply.raw.once('close', () => budget.release(bytes));
-      parseBody(request, raw as Buffer, done);
+      if ((request as unknown as { [WANTS_RAW]: boolean })[WANTS_RAW]) done(null, raw);
+      else parseBody(request, raw as Buffer, done);
     };
     if (budget.tryTake(bytes)) parse();
     else void budget.wait(bytes).then(parse);

@@ -1,0 +1,2 @@
+export * from './stand-in-answers.js';
+export * from './stand-in-model.js';

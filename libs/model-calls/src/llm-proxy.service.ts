@@ -1,0 +1,168 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { AgentIdentity } from '#libs/accounts';
+import { GatewayConfig } from '#libs/config';
+import { ValidationFailedException } from '#libs/validation';
+import { LlmGatewayException } from './llm-gateway.exception.js';
+import { LlmUpstreams } from './llm-upstreams.js';
+import { AnswerTooLarge, ModelCallDraft, utf8Text } from './model-call-draft.js';
+import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
+import { SseRelay } from './sse-relay.js';
+import { answerHeaders, callUpstream, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
+
+/** Where the proxy is mounted: an OpenAI client's `base_url` is the gateway's URL followed by this. */
+export const LLM_PROXY_PREFIX = '/llm/openai/v1';
+
+/** A request to the proxy: the path below LLM_PROXY_PREFIX (with its query), and the body's bytes as they came. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * Passes an agent's model call to its account's provider and the provider's answer back as it came (status, body,
+ * content type; a stream event by event), and records the call in `model_calls` before the answer is complete: a
+ * whole answer is sent once the row has committed, and a stream's last event (`[DONE]`, `response.completed`) is held
+ * back until it has. A stream whose row cannot be committed ends with an error event instead. The gateway's own
+ * failures (no provider, provider unreachable or too slow) are ErrorBody answers with a code; the provider's errors
+ * are its own answers, passed on.
+ */
+@Injectable()
+export class LlmProxyService {
+  private readonly logger = new Logger(LlmProxyService.name);
+
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly upstreams: LlmUpstreams,
+    private readonly calls: ModelCallsRepository,
+  ) {}
+
+  async forward(request: ProxiedRequest, agent: AgentIdentity, reply: FastifyReply, agentGone: AbortSignal): Promise<void> {
+    const requestText = utf8Text(request.body);
+    if (requestText === undefined) throw new ValidationFailedException([{ path: 'body', message: 'body must be UTF-8 text without U+0000' }]);
+    const upstream = await this.upstreams.resolve(agent.accountId);
+    const draft = new ModelCallDraft(
+      {
+        accountId: agent.accountId,
+        agentKeyId: agent.agentKeyId,
+        method: request.method,
+        path: request.path,
+        upstreamUrl: publicUrl(upstream.baseUrl),
+        requestText,
+        requestBytes: request.body,
+      },
+      this.config.llmAnswerLimitBytes,
+    );
+    let call: UpstreamCall;
+    try {
+      call = await callUpstream(upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
+    } catch (error) {
+      return this.stopped(draft, stopReasonOf(error) ?? 'unreachable', error);
+    }
+    draft.httpStatus = call.response.status;
+    const headers = answerHeaders(call.response);
+    const stream = call.response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream');
+    return stream ? this.relayStream(draft, call, headers, reply) : this.relayWhole(draft, call, headers, reply);
+  }
+
+  /** An answer read whole, recorded, then sent. */
+  private async relayWhole(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
+    try {
+      for await (const chunk of bodyOf(call.response)) draft.received(chunk);
+    } catch (error) {
+      return this.stopped(draft, whyStopped(call, error), error);
+    }
+    const answer = draft.answer();
+    draft.facts.readText(answer.toString('utf8'));
+    await this.calls.append(draft.record('answered'));
+    void reply.status(call.response.status).headers(headers).send(answer);
+  }
+
+  /** A stream passed on event by event; its end waits for the record. */
+  private async relayStream(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
+    const relay = new SseRelay();
+    draft.facts = relay.facts;
+    const out = new PassThrough();
+    out.on('error', () => {}); // Fastify destroys it when the agent goes away, which the signal reports
+    void reply.status(call.response.status).headers(headers).send(out);
+    let stop: StopReason | undefined;
+    try {
+      for await (const chunk of bodyOf(call.response)) {
+        draft.received(chunk);
+        const ready = relay.push(chunk);
+        if (ready.length > 0 && !out.destroyed && !out.write(ready)) await once(out, 'drain', { signal: call.signal });
+      }
+    } catch (error) {
+      stop = whyStopped(call, error);
+    }
+    const held = relay.finish();
+    if (stop === 'cancelled') return void (await this.recordCancelled(draft));
+    const failure = stop && failureOf(stop, draft);
+    const recorded = await this.calls.append(draft.record(failure ? 'failed' : 'answered', failure?.message ?? null)).then(
+      () => true,
+      (error: unknown) => {
+        this.logger.error(`model call ${draft.id} could not be recorded; its stream ends with an error`, error instanceof Error ? error.stack : String(error));
+        return false;
+      },
+    );
+    if (!recorded) out.end(errorEvent('MODEL_CALL_NOT_RECORDED', 'the gateway could not record this call, so it does not pass on its end: try again'));
+    else out.end(failure ? errorEvent(failure.code, failure.message) : held);
+  }
+
+  /** Records a call that stopped before its answer was passed on, and answers the gateway's error (none to an agent gone). */
+  private async stopped(draft: ModelCallDraft, reason: StopReason, error: unknown): Promise<void> {
+    if (reason === 'cancelled') return this.recordCancelled(draft);
+    const failure = failureOf(reason, draft, error);
+    await this.calls.append(draft.record('failed', failure.message));
+    throw new LlmGatewayException(failure.code, failure.message);
+  }
+
+  private async recordCancelled(draft: ModelCallDraft): Promise<void> {
+    await this.append(draft.record('cancelled'));
+  }
+
+  /** Nobody waits for this record's answer: a failure is logged, not thrown. */
+  private async append(call: NewModelCall): Promise<void> {
+    await this.calls.append(call).catch((error: unknown) => {
+      this.logger.error(`model call ${call.id} (${call.outcome}) could not be recorded`, error instanceof Error ? error.stack : String(error));
+    });
+  }
+}
+
+function failureOf(
+  reason: Exclude<StopReason, 'cancelled'>,
+  draft: ModelCallDraft,
+  error?: unknown,
+): { code: 'LLM_UPSTREAM_TIMEOUT' | 'LLM_UPSTREAM_UNREACHABLE' | 'LLM_ANSWER_TOO_LARGE'; message: string } {
+  if (reason === 'too_large') return { code: 'LLM_ANSWER_TOO_LARGE', message: new AnswerTooLarge(draft.answerLimit).message };
+  if (reason === 'timeout') return { code: 'LLM_UPSTREAM_TIMEOUT', message: 'the model provider did not answer within LLM_UPSTREAM_TIMEOUT_MS' };
+  if (reason === 'broken' && draft.httpStatus !== null) return { code: 'LLM_UPSTREAM_UNREACHABLE', message: 'the model provider broke off its answer' };
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : 'no connection';
+  return { code: 'LLM_UPSTREAM_UNREACHABLE', message: `the model provider could not be reached (${why})` };
+}
+
+/** Why reading the answer stopped: the gateway's own limit, or what the call tells. */
+const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error instanceof AnswerTooLarge ? 'too_large' : call.whyStopped(error));
+
+/** The provider's answer body, chunk by chunk, as Buffers over the same bytes. */
+async function* bodyOf(response: Response): AsyncGenerator<Buffer> {
+  if (!response.body) return;
+  for await (const chunk of response.body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** The base URL without what may carry a secret (userinfo, query): what a record names as the provider. */
+function publicUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.username = url.password = url.search = '';
+  return url.toString().replace(/\/$/, '');
+}
+
+/** An SSE event an OpenAI client raises as an error: a top-level `error` object, as providers send mid-stream. */
+function errorEvent(code: string, message: string): string {
+  return `event: error\ndata: ${JSON.stringify({ type: 'error', code, message, error: { type: 'gateway_error', code, message } })}\n\n`;
+}
