@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type RunningSimulator, startSimulator } from '../apps/exchange-sim/src/index.js';
 import { gatewaySuite } from './support/gateway-suite.js';
 import { waitFor } from './support/wait-for.js';
@@ -74,6 +74,8 @@ describe('console sessions, judge keys and the log list', () => {
     expect([page.data[0].explanation, next.data[0].explanation, next.nextCursor]).toEqual(['team A sells', 'team A <script>alert(1)</script> buys', null]);
     const matching = async (query: string) => (await (await bearer(TEAM_A, `/v1/ai-logs?${query}`)).json()).data.length;
     expect(await matching('q=SCRIPT')).toBe(1);
+    // `%` and `_` are the characters typed, not wildcards.
+    expect([await matching('q=team%25sells'), await matching('q=team_A'), await matching('q=%25')]).toEqual([0, 0, 0]);
     expect(await matching('model=m-console&stage=decision&orderId=123456789012345678&status=queued')).toBe(2);
     expect(await matching('orderId=123456789012345679')).toBe(0);
     expect(await matching('model=other')).toBe(0);
@@ -82,15 +84,46 @@ describe('console sessions, judge keys and the log list', () => {
     expect((await bad.json()).errors.map((e: any) => e.path).sort()).toEqual(['accountId', 'orderId']);
   });
 
-  it('refuses a cookie-authenticated change that did not come from the console (CSRF), and takes one that did', async () => {
+  it('lets a team cookie read, but not post logs, cancel orders or issue keys, even from the console itself', async () => {
     const { cookie } = await signIn(TEAM_A);
-    const body = JSON.stringify({ label: 'panel', expiresInDays: 7 });
-    const forged = await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body, headers: { origin: 'https://evil.example' } });
-    expect(forged.status).toBe(403);
-    expect((await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body })).status).toBe(403);
-    const host = new URL(suite.harness.apiUrl).host;
-    const same = await withCookie(cookie, '/v1/judge-keys', { method: 'POST', body, headers: { origin: `http://${host}` } });
-    expect(same.status).toBe(201);
+    const console = { origin: `http://${new URL(suite.harness.apiUrl).host}`, 'sec-fetch-site': 'same-origin' };
+    expect((await withCookie(cookie, '/v1/ai-logs')).status).toBe(200);
+    for (const [path, method, body] of [
+      ['/v1/ai-logs', 'POST', log('posted with a cookie')],
+      ['/v1/orders/cancel-batch', 'POST', JSON.stringify({ symbol: 'BTCUSDT', ids: ['1'] })],
+      ['/v1/judge-keys', 'POST', JSON.stringify({ label: 'panel', expiresInDays: 7 })],
+    ]) {
+      const res = await withCookie(cookie, path, { method, body, headers: console });
+      expect([path, res.status, (await res.json()).message]).toEqual([path, 403, expect.stringContaining('only reads')]);
+    }
+    expect((await bearer(TEAM_A, '/v1/judge-keys', { method: 'POST', body: JSON.stringify({ label: 'panel', expiresInDays: 7 }) })).status).toBe(201);
+  });
+
+  it('keeps the real session when another site plants a cookie of the same name', async () => {
+    const { cookie } = await signIn(TEAM_A);
+    for (const planted of [`gw_console=${'A'.repeat(43)}; ${cookie}`, `${cookie}; gw_console=%3Cx%3E`, `gw_console=x; ${cookie}`]) {
+      expect([planted, (await withCookie(planted, '/v1/ai-logs')).status]).toEqual([planted, 200]);
+      expect((await (await withCookie(planted, '/console/session')).json()).role).toBe('team');
+    }
+  });
+
+  it("counts a console's reads apart from its key's requests, so that watching never slows the agent", async () => {
+    const key = await bearer(ADMIN, '/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'default', label: 'limited', rateLimitPerMin: 3 }) });
+    const limited = (await key.json()).key;
+    const { cookie } = await signIn(limited);
+    for (let i = 0; i < 5; i++) await withCookie(cookie, '/v1/ai-logs');
+    expect((await bearer(limited, '/v1/ai-logs')).status).toBe(200);
+  });
+
+  it('keeps at most 20 sessions per key, and nothing an admin token could be guessed from', async () => {
+    const first = await signIn(TEAM_A);
+    for (let i = 0; i < 20; i++) expect((await signIn(TEAM_A)).res.status).toBe(200);
+    expect((await withCookie(first.cookie, '/v1/ai-logs')).status).toBe(401);
+    await signIn(ADMIN);
+    const { rows } = await suite.db.query("SELECT admin_token_hash FROM console_sessions WHERE role = 'admin'");
+    const unsalted = createHash('sha256').update(ADMIN).digest('hex');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.admin_token_hash).not.toBe(unsalted);
   });
 
   it('gives a judge the decisions, coverage and proofs of one account, and nothing else', async () => {
@@ -163,6 +196,15 @@ describe('console sessions, judge keys and the log list', () => {
     const pause = await withCookie(cookie, '/admin/accounts/team-b/pause', { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });
     expect(pause.status).toBe(200);
     expect((await withCookie(cookie, '/admin/accounts/team-b/resume', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    // What the console offers (pause, resume, retry, revoke), and nothing else: no accounts, keys or credentials.
+    const same = { 'sec-fetch-site': 'same-origin' };
+    const made = await withCookie(cookie, '/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'team-b', label: 'x' }), headers: same });
+    expect([made.status, (await made.json()).message]).toEqual([403, expect.stringContaining('only reads')]);
+    const account = JSON.stringify({ id: 'team-z', name: 'Z', ...TEAM_B });
+    expect((await withCookie(cookie, '/admin/accounts', { method: 'POST', body: account, headers: same })).status).toBe(403);
+    const keyToRevoke = (await (await bearer(ADMIN, '/admin/agents', { method: 'POST', body: JSON.stringify({ accountId: 'team-b', label: 'old' }) })).json())
+      .id;
+    expect((await withCookie(cookie, `/admin/agents/${keyToRevoke}`, { method: 'DELETE', headers: same })).status).toBe(200);
   });
 
   it('refuses wrong credentials and foreign cookies with 401, and lets a bearer win over any cookie', async () => {

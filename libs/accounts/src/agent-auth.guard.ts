@@ -14,6 +14,7 @@ import { AccountsRepository, type AgentIdentity } from './accounts.repository.js
 import { rateLimited, type ReplyHeaders } from './agent-quota.js';
 import { AgentRateLimiter } from './agent-rate-limiter.js';
 import { bearerToken } from './bearer-token.js';
+import { isConsoleAction } from './console-action.js';
 import { ConsoleSessionService } from './console-session.service.js';
 
 /** The agent a request was authenticated as; set by AgentAuthGuard. */
@@ -39,8 +40,8 @@ export const CONSOLE_ACCOUNT_HEADER = 'x-account-id';
  * Accepts `Authorization: Bearer <agent key>` for a key that exists and is neither revoked nor expired (401
  * otherwise), and that carries a scope the handler accepts (403 otherwise, naming the scope), within the key's rate
  * limit, where the request counts one (429 with Retry-After otherwise; a batch counts its other logs itself:
- * AgentQuota). Without an Authorization header, a console session stands for its key; an admin's reads the account
- * its X-Account-Id names.
+ * AgentQuota). Without an Authorization header, a console session stands for its key, for reads and ConsoleAction
+ * handlers only; an admin's reads the account its X-Account-Id names.
  */
 @Injectable()
 export class AgentAuthGuard implements CanActivate {
@@ -53,26 +54,28 @@ export class AgentAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AgentRequest & FastifyRequest>();
-    const agent = await this.identify(request);
+    const { agent, console } = await this.identify(request, isConsoleAction(this.reflector, context));
     const scopes = this.reflector.getAllAndOverride<AgentScope[] | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scopes && !scopes.some((scope) => agent.scopes.includes(scope))) {
       throw new ForbiddenException(lacksScope(scopes));
     }
-    const waitMs = agent.agentKeyId === ADMIN_CONSOLE ? undefined : await this.rateLimiter.take(agent.agentKeyId, agent.rateLimitPerMin);
+    // A console's polling counts in a bucket of its own, so that a team watching its agent never slows the agent down.
+    const bucket = console ? `console:${agent.agentKeyId}` : agent.agentKeyId;
+    const waitMs = agent.agentKeyId === ADMIN_CONSOLE ? undefined : await this.rateLimiter.take(bucket, agent.rateLimitPerMin);
     if (waitMs !== undefined) throw rateLimited(context.switchToHttp().getResponse<ReplyHeaders>(), waitMs, 'this agent key made too many requests');
     request.agent = agent;
     return true;
   }
 
-  private async identify(request: FastifyRequest): Promise<AgentIdentity> {
-    const session = request.headers.authorization === undefined ? await this.consoleSessions.admit(request) : undefined;
-    if (session?.role === 'admin') return this.adminView(request.headers[CONSOLE_ACCOUNT_HEADER]);
-    if (session) return session.agent;
+  private async identify(request: FastifyRequest, consoleAction: boolean): Promise<{ agent: AgentIdentity; console: boolean }> {
+    const session = request.headers.authorization === undefined ? await this.consoleSessions.admit(request, consoleAction) : undefined;
+    if (session?.role === 'admin') return { agent: await this.adminView(request.headers[CONSOLE_ACCOUNT_HEADER]), console: true };
+    if (session) return { agent: session.agent, console: true };
     const key = bearerToken(request.headers.authorization);
     if (!key) throw new UnauthorizedException('Authorization header must be "Bearer <agent key>"');
     const agent = await this.accounts.findActiveKey(key);
     if (!agent) throw new UnauthorizedException('unknown or revoked agent key');
-    return agent;
+    return { agent, console: false };
   }
 
   private async adminView(header: string | string[] | undefined): Promise<AgentIdentity> {

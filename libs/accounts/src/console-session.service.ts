@@ -1,10 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AccountsRepository, type AgentIdentity } from './accounts.repository.js';
 import { AdminTokenService } from './admin-token.service.js';
-import { type ConsoleRole, ConsoleSessionsRepository } from './console-sessions.repository.js';
-import { MALFORMED_COOKIE, readSingleCookie } from './single-cookie.js';
+import { type ConsoleRole, type ConsoleSessionRow, ConsoleSessionsRepository } from './console-sessions.repository.js';
+import { readCookieValues } from './single-cookie.js';
 
 export const CONSOLE_COOKIE = 'gw_console';
 /** A console sign-in lasts a working day, and never past its key's expiry. */
@@ -22,6 +22,10 @@ export interface ConsoleSessionView {
 export type ConsoleAuth = { role: 'admin' } | { role: 'team' | 'judge'; agent: AgentIdentity };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** What an admin session keeps of the admin token: keyed by the session's own token, which the database never holds. */
+const adminTokenMac = (sessionToken: string, adminToken: string): string => createHmac('sha256', sessionToken).update(adminToken).digest('hex');
+/** Sessions one key (or the admin token) may hold at once: signing in again ends the oldest past this. */
+const SESSIONS_PER_KEY = 20;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The form of every token signIn makes (32 random bytes, base64url): nothing else is looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -45,60 +49,74 @@ export class ConsoleSessionService {
     if (!agent || !key) return undefined;
     const role = agent.scopes.length === 1 && agent.scopes[0] === 'audit:read' ? 'judge' : 'team';
     const end = Math.min(Date.now() + CONSOLE_SESSION_MS, key.expiresAt?.getTime() ?? Infinity);
-    const token = await this.open(role, key.id, null, new Date(end));
+    const token = await this.open(role, key.id, () => null, new Date(end));
     return { token, view: { role, accountId: key.accountId, label: key.label, expiresAt: new Date(end).toISOString() } };
   }
 
   /** A session for the admin token, which the caller has checked (AdminAuthGuard.verify, which throttles guesses). */
   async signInAsAdmin(adminToken: string): Promise<{ token: string; view: ConsoleSessionView }> {
     const end = new Date(Date.now() + CONSOLE_SESSION_MS);
-    const token = await this.open('admin', null, sha256(adminToken), end);
+    const token = await this.open('admin', null, (sessionToken) => adminTokenMac(sessionToken, adminToken), end);
     return { token, view: { role: 'admin', accountId: null, label: 'admin', expiresAt: end.toISOString() } };
   }
 
   async view(request: FastifyRequest): Promise<ConsoleSessionView | undefined> {
-    const token = readConsoleCookie(request.headers.cookie);
-    const row = typeof token === 'string' ? await this.sessions.find(sha256(token)) : undefined;
-    if (!row || !this.live(row)) return undefined;
+    const row = await this.liveSession(readConsoleCookies(request.headers.cookie));
+    if (!row) return undefined;
     return { role: row.role, accountId: row.agent?.accountId ?? null, label: row.label, expiresAt: row.expiresAt.toISOString() };
   }
 
   async signOut(request: FastifyRequest): Promise<void> {
-    const token = readConsoleCookie(request.headers.cookie);
-    if (typeof token === 'string') await this.sessions.delete(sha256(token));
+    for (const token of readConsoleCookies(request.headers.cookie) ?? []) await this.sessions.delete(sha256(token));
   }
 
   /**
    * What the request's console cookie admits it as: undefined without one, 401 for one that ended or that this
-   * gateway did not set, 403 for a state-changing request that did not come from the gateway's own pages (CSRF).
+   * gateway did not set. A session reads what its key reads, but changes only what the console offers (`consoleAction`:
+   * the handler is marked ConsoleAction), and only from the gateway's own pages (CSRF): 403 otherwise.
    */
-  async admit(request: FastifyRequest): Promise<ConsoleAuth | undefined> {
-    const token = readConsoleCookie(request.headers.cookie);
-    if (token === undefined) return undefined;
-    const row = token === MALFORMED_COOKIE ? undefined : await this.sessions.find(sha256(token));
-    if (!row || !this.live(row)) throw new UnauthorizedException('the console session ended: sign in again at /console');
-    if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
-      throw new ForbiddenException('a console session may change things only from the console itself (Origin must be this gateway)');
+  async admit(request: FastifyRequest, consoleAction: boolean): Promise<ConsoleAuth | undefined> {
+    const tokens = readConsoleCookies(request.headers.cookie);
+    if (tokens === undefined) return undefined;
+    const row = await this.liveSession(tokens);
+    if (!row) throw new UnauthorizedException('the console session ended: sign in again at /console');
+    if (!SAFE_METHODS.has(request.method)) {
+      if (!consoleAction) throw new ForbiddenException('a console session only reads here: send the key as a bearer to change this');
+      if (!sameOrigin(request)) throw new ForbiddenException('a console session may change things only from the console itself (Origin must be this gateway)');
     }
     return row.role === 'admin' ? { role: 'admin' } : { role: row.role, agent: row.agent! };
   }
 
-  private live(row: { role: ConsoleRole; adminTokenHash: string | null; agent: AgentIdentity | null }): boolean {
+  /**
+   * The first live session among the cookie's tokens. A browser may send several cookies of one name (another site on
+   * a parent domain can plant one); a planted one must not lock out the real session, so each is looked up.
+   */
+  private async liveSession(tokens: string[] | undefined): Promise<ConsoleSessionRow | undefined> {
+    for (const token of tokens ?? []) {
+      const row = await this.sessions.find(sha256(token));
+      if (row && this.live(row, token)) return row;
+    }
+    return undefined;
+  }
+
+  private live(row: ConsoleSessionRow, token: string): boolean {
     if (row.role !== 'admin') return row.agent !== null;
     const current = this.adminTokens.token();
     if (!current || !row.adminTokenHash) return false;
-    return timingSafeEqual(Buffer.from(sha256(current)), Buffer.from(row.adminTokenHash));
+    return timingSafeEqual(Buffer.from(adminTokenMac(token, current)), Buffer.from(row.adminTokenHash));
   }
 
-  private async open(role: ConsoleRole, agentKeyId: string | null, adminTokenHash: string | null, expiresAt: Date): Promise<string> {
+  private async open(role: ConsoleRole, agentKeyId: string | null, adminTokenHash: (token: string) => string | null, expiresAt: Date): Promise<string> {
     await this.sessions.deleteEnded();
     const token = randomBytes(32).toString('base64url');
-    await this.sessions.create({ tokenHash: sha256(token), role, agentKeyId, adminTokenHash, expiresAt });
+    await this.sessions.create({ tokenHash: sha256(token), role, agentKeyId, adminTokenHash: adminTokenHash(token), expiresAt });
+    await this.sessions.keepNewest(agentKeyId, SESSIONS_PER_KEY);
     return token;
   }
 }
 
-const readConsoleCookie = (header: string | undefined) => readSingleCookie(header, CONSOLE_COOKIE, TOKEN);
+/** The well-formed console tokens in a Cookie header (at most 4 looked at); undefined when it names none at all. */
+const readConsoleCookies = (header: string | undefined) => readCookieValues(header, CONSOLE_COOKIE, TOKEN, 4);
 
 /** Fetch metadata a page cannot forge, or else an Origin naming this host. */
 function sameOrigin(request: FastifyRequest): boolean {

@@ -10,7 +10,7 @@ export interface ConsoleSessionRow {
   role: ConsoleRole;
   label: string;
   expiresAt: Date;
-  /** For an admin session: the SHA-256 (hex) of the admin token it was given. */
+  /** For an admin session: HMAC-SHA256 (hex) of the admin token it was given, keyed by the session's token. */
   adminTokenHash: string | null;
   /** For a team or judge session: its key, if that is still neither revoked nor expired. */
   agent: AgentIdentity | null;
@@ -50,6 +50,13 @@ export class ConsoleSessionsRepository {
 
   async delete(tokenHash: string): Promise<void> {
     await this.prisma.consoleSession.deleteMany({ where: { tokenHash } });
+  }
+
+  /** Ends the key's sessions (the admin's, for null) but the newest `keep`: a flood of sign-ins cannot grow the table. */
+  async keepNewest(agentKeyId: string | null, keep: number): Promise<void> {
+    const where = agentKeyId === null ? { role: 'admin' } : { agentKeyId };
+    const older = await this.prisma.consoleSession.findMany({ where, orderBy: { createdAt: 'desc' }, skip: keep, select: { tokenHash: true } });
+    if (older.length > 0) await this.prisma.consoleSession.deleteMany({ where: { tokenHash: { in: older.map((row) => row.tokenHash) } } });
   }
 
   /** Sessions that ended: removed at each sign-in, so the table holds only live ones and a few hours' leftovers. */

@@ -20,3 +20,4 @@ export * from './console-sessions.repository.js';
 export * from './judge-keys.service.js';
 export * from './llm-upstream.service.js';
 export * from './single-cookie.js';
+export * from './console-action.js';

@@ -64,7 +64,7 @@ export class AdminLogsRepository {
       model: filter.model,
       stage: filter.stage,
       orderId: filter.orderId,
-      explanation: filter.explanationContains === undefined ? undefined : { contains: filter.explanationContains, mode: 'insensitive' },
+      explanation: filter.explanationContains === undefined ? undefined : { contains: likeLiteral(filter.explanationContains), mode: 'insensitive' },
       AND: after ? [{ OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] }] : undefined,
     };
     return this.prisma.aiLog.findMany({
@@ -108,3 +108,6 @@ export class AdminLogsRepository {
     return rows;
   }
 }
+
+/** Prisma passes `contains` into ILIKE as it is: escaped here, a `%` or `_` the user typed is that character. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, '\\$&');

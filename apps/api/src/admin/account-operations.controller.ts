@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ConsoleAction } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
 import { NoQueryDto } from '#libs/http';
 import { type AccountStatus, AccountOperationsService, type PauseState } from '#libs/admin';
@@ -47,6 +48,7 @@ export const STATUS_EXAMPLE = {
 export class AccountOperationsController {
   constructor(private readonly accounts: AccountOperationsService) {}
 
+  @ConsoleAction()
   @Post('pause')
   @HttpCode(200)
   @ApiEndpoint("Pause an account's uploads", 'Workers send nothing for it until resumed; logs keep arriving and wait. Pausing twice keeps the first time.')
@@ -56,6 +58,7 @@ export class AccountOperationsController {
     return this.accounts.pause(id);
   }
 
+  @ConsoleAction()
   @Post('resume')
   @HttpCode(200)
   @ApiEndpoint(

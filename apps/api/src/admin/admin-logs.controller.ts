@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ConsoleAction } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { NoQueryDto } from '#libs/http';
 import { type AdminLogSummary, type AdminLogView, AdminLogsService, ListLogsQueryDto, LogFilterDto } from '#libs/admin';
@@ -79,6 +80,7 @@ export class AdminLogsController {
     return this.logs.get(id);
   }
 
+  @ConsoleAction()
   @Post(':id/retry')
   @HttpCode(200)
   @ApiEndpoint('Retry a failed log', 'Back to queued, due now, and queued. 409 unless the log is failed.')

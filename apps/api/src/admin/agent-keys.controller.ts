@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { AccountAdminService, type AgentKeyView, CreateAgentKeyDto, ListAgentKeysQueryDto } from '#libs/accounts';
+import { AccountAdminService, ConsoleAction, type AgentKeyView, CreateAgentKeyDto, ListAgentKeysQueryDto } from '#libs/accounts';
 import { NoQueryDto } from '#libs/http';
 import { ApiAnswer, ApiEndpoint, ApiErrors, ApiJsonBody } from '#libs/api-docs';
 import { AdminApi } from '../controller-kinds.js';
@@ -41,6 +41,7 @@ export class AgentKeysController {
     return { data: await this.admin.listAgentKeys(accountId) };
   }
 
+  @ConsoleAction()
   @Delete(':id')
   @ApiEndpoint('Revoke an agent key', 'Takes effect at its next request.')
   @ApiAnswer(200, 'Revoked', AgentKeyDto, { ...KEY, revokedAt: '2026-11-22T11:00:00.000Z' })
