@@ -91,7 +91,16 @@ export class AiLogsController {
   /** Validates and commits one AI log; 202 means it is in PostgreSQL and will be uploaded. */
   @Post()
   @ApiEndpoint('Post one AI log', 'Validated, committed to PostgreSQL, then uploaded to WEEX by a worker. 202 means committed.')
-  @ApiBody({ type: CreateAiLogDto, examples: { example: { summary: 'A decision', value: LOG_EXAMPLE } } })
+  @ApiBody({
+    type: CreateAiLogDto,
+    examples: {
+      example: { summary: 'A decision', value: LOG_EXAMPLE },
+      fromModelCalls: {
+        summary: 'A decision filled from the model calls the gateway recorded',
+        value: { orderId: LOG_EXAMPLE.orderId, stage: 'decision', modelCallIds: ['0195f0c2-6a10-7b2e-8c41-1d6e7f8a9b00'] },
+      },
+    },
+  })
   @ApiAnswer(202, 'Committed; the upload follows', AcceptedDto, {
     id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00',
     status: 'queued',
@@ -156,6 +165,7 @@ export class AiLogsController {
     return this.idempotency.run(req, reply, 207, async (claim) => {
       const { valid, rejected } = readBatch(takeBody(req), req.mayHoldUnstorableText);
       await this.quota.chargeBatch(agent, valid.length + rejected.length, reply);
+      rejected.push(...(await this.logs.withModelCallsInBatch(valid, agent.accountId)));
       const indexes = valid.map((v) => v.index);
       const answer = (accepted: Accepted[]) => {
         const results: BatchItemResult[] = [...rejected, ...accepted.map((a, i) => ({ index: indexes[i], ...a }))];
@@ -202,6 +212,7 @@ export class AiLogsController {
     input: LOG_EXAMPLE.input,
     output: LOG_EXAMPLE.output,
     explanation: LOG_EXAMPLE.explanation,
+    modelCallIds: [],
     receivedAt: '2026-11-22T10:00:00.000Z',
     uploadedAt: '2026-11-22T10:00:00.204Z',
     lastError: null,

@@ -117,6 +117,9 @@ export class AiLogDto implements AiLogView {
   @ApiProperty()
   explanation: string;
 
+  @ApiProperty({ type: [String], format: 'uuid', description: 'the model calls the log names (GET /v1/model-calls/{id}), in its order; [] for none' })
+  modelCallIds: string[];
+
   @ApiInstant()
   receivedAt: string;
 

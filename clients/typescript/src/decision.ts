@@ -3,8 +3,16 @@ import type { components } from './schema.js';
 /** An exchange order ID: a bigint or a string of digits, or a number only while it is a safe integer. */
 export type OrderId = bigint | string | number;
 
-/** One decision to log: the gateway's `CreateAiLogDto`, with an order ID that stays exact whatever its size. */
-export type Decision = Omit<components['schemas']['CreateAiLogDto'], 'orderId'> & { orderId?: OrderId | null };
+type Body = components['schemas']['CreateAiLogDto'];
+type Filled = 'model' | 'input' | 'output' | 'explanation';
+
+/**
+ * One decision to log: the gateway's `CreateAiLogDto`, with an order ID that stays exact whatever its size. Either
+ * model, input, output and explanation are given, or modelCallIds names the recorded model calls they are filled from.
+ */
+export type Decision = (
+  (Omit<Body, 'orderId' | Filled> & Required<Pick<Body, Filled>>) | (Omit<Body, 'orderId' | 'modelCallIds'> & { modelCallIds: string[] })
+) & { orderId?: OrderId | null };
 
 /** WEEX counts `explanation` in UTF-16 code units, as JavaScript's `length` does; the gateway refuses more. */
 export const EXPLANATION_UNITS = 1000;
@@ -33,6 +41,6 @@ export function logBody(decision: Decision, fit: boolean): components['schemas']
   return {
     ...rest,
     ...(orderId == null ? {} : { orderId: orderIdText(orderId) }),
-    explanation: fit ? fitExplanation(explanation) : explanation,
+    ...(explanation === undefined ? {} : { explanation: fit ? fitExplanation(explanation) : explanation }),
   };
 }

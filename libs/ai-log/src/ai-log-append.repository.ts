@@ -18,6 +18,8 @@ export interface LogToAppend {
   output: string;
   canonical: CanonicalLogParts;
   explanation: string;
+  /** The model calls the log names; [] for none. */
+  modelCallIds: string[];
 }
 
 /** Each account's chain head: seq and hash of its last log. */
@@ -37,6 +39,7 @@ const DOCUMENT_COLUMNS = {
   input: 'json',
   output: 'json',
   explanation: 'text',
+  model_call_ids: 'uuid[]',
   seq: 'bigint',
   prev_hash: 'text',
   hash: 'text',
@@ -45,7 +48,7 @@ const DOCUMENT_COLUMNS = {
 const TIME_COLUMNS = ['received_at', 'next_attempt_at', 'updated_at'] as const satisfies readonly ColumnOf<AiLog>[];
 
 /** A row of the document, but for input and output, which are spliced in as JSON (insertLogs). */
-type DocumentRow = Record<Exclude<keyof typeof DOCUMENT_COLUMNS, 'input' | 'output'>, string | null>;
+type DocumentRow = Record<Exclude<keyof typeof DOCUMENT_COLUMNS, 'input' | 'output' | 'model_call_ids'>, string | null> & { model_call_ids: string[] };
 
 const documented = Object.entries(DOCUMENT_COLUMNS);
 /**
@@ -117,6 +120,7 @@ export class AiLogAppendRepository {
         stage: log.stage,
         model: log.model,
         explanation: log.explanation,
+        model_call_ids: log.modelCallIds,
         seq,
         prev_hash: previous.hash,
         hash,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#libs/accounts';
 import { IdempotencyModule } from '#libs/idempotency';
+import { ModelCallRecordsModule } from '#libs/model-calls';
 import { WeexModule } from '#libs/weex-nest';
 import { AdminLogsRepository } from './admin-logs.repository.js';
 import { AuditRows } from './audit-rows.repository.js';
@@ -18,7 +19,7 @@ import { UploadWakeups } from './upload-wakeups.js';
 
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
-  imports: [WeexModule, IdempotencyModule, AccountsModule],
+  imports: [WeexModule, IdempotencyModule, AccountsModule, ModelCallRecordsModule],
   providers: [
     AiLogRepository,
     AiLogAppendRepository,

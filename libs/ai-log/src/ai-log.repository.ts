@@ -72,6 +72,7 @@ const CLAIMED_LOG: { [F in keyof AiLog]: `l.${Column<F>}${'' | '::text'}` } = {
   seq: 'l.seq',
   prevHash: 'l.prev_hash',
   hash: 'l.hash',
+  modelCallIds: 'l.model_call_ids',
 };
 const RETURNING_CLAIMED_LOG = Prisma.raw(
   Object.entries(CLAIMED_LOG)

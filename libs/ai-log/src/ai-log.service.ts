@@ -4,13 +4,16 @@ import type { Queue } from 'bullmq';
 import { canonicalJson, canonicalLogParts } from '#libs/audit-chain';
 import { stringifyJson, uuidv7 } from '#libs/common';
 import type { IdempotencyClaim } from '#libs/idempotency';
+import { ModelCallDecisions } from '#libs/model-calls';
+import { type FieldError, ValidationFailedException } from '#libs/validation';
 import { QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { type LogToAppend } from './ai-log-append.repository.js';
+import type { BatchItemResult } from './ai-log-batch.js';
 import { AiLogAppender } from './ai-log-appender.js';
 import { GroupCommit } from './group-commit.js';
 import { AiLogRepository } from './ai-log.repository.js';
 import { type AiLogView, toAiLogView } from './ai-log.view.js';
-import type { CreateAiLogDto } from './create-ai-log.dto.js';
+import { type CreateAiLogDto, MAX_EXPLANATION_CHARS } from './create-ai-log.dto.js';
 import { readOrderId } from './order-id.js';
 import { queueWakeups } from './upload-job.js';
 
@@ -47,14 +50,46 @@ export class AiLogService {
     private readonly appender: AiLogAppender,
     @InjectQueue(QueueName.AiLogUpload) private readonly queue: Queue,
     @Inject(QUEUE_BACKEND) private readonly backend: QueueBackend,
+    private readonly modelCalls: ModelCallDecisions,
   ) {}
 
   /**
    * Commits the log, then queues it. The answer is given only after the commit; a queue failure does not
    * undo it, since the log is in the database with status `queued`.
    */
-  accept(dto: CreateAiLogDto, author: Author, keyed?: KeyedAnswer): Promise<Accepted> {
+  async accept(dto: CreateAiLogDto, author: Author, keyed?: KeyedAnswer): Promise<Accepted> {
+    if (dto.modelCallIds) {
+      const errors = await this.withModelCalls(dto, author.accountId);
+      if (errors.length > 0) throw new ValidationFailedException(errors);
+    }
     return this.acceptMany([dto], author, keyed).then(([accepted]) => accepted);
+  }
+
+  /**
+   * withModelCalls for the items of a batch that name model calls: an item whose calls do not check out is taken out
+   * of `valid` and answered as rejected, its errors' paths under `logs.<index>`.
+   */
+  async withModelCallsInBatch(valid: Array<{ index: number; dto: CreateAiLogDto }>, accountId: string): Promise<BatchItemResult[]> {
+    const rejected: BatchItemResult[] = [];
+    for (const item of valid.filter((v) => v.dto.modelCallIds)) {
+      const errors = await this.withModelCalls(item.dto, accountId);
+      if (errors.length === 0) continue;
+      valid.splice(valid.indexOf(item), 1);
+      rejected.push({ index: item.index, status: 'rejected', errors: errors.map((e) => ({ path: `logs.${item.index}.${e.path}`, message: e.message })) });
+    }
+    return rejected;
+  }
+
+  /**
+   * Checks the model calls a log names (they must be the account's), and fills the fields it left out from them.
+   * Returns the errors, paths relative to the log; the log is complete when there are none.
+   */
+  async withModelCalls(dto: CreateAiLogDto, accountId: string): Promise<FieldError[]> {
+    const ids = dto.modelCallIds!;
+    const missing = (['model', 'input', 'output', 'explanation'] as const).filter((field) => dto[field] === undefined);
+    const { decision, errors } = await this.modelCalls.resolve(accountId, ids, missing.length > 0, MAX_EXPLANATION_CHARS);
+    if (decision) for (const field of missing) Object.assign(dto, { [field]: decision[field] });
+    return errors;
   }
 
   /**
@@ -111,6 +146,7 @@ function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
     input: stringifyJson(dto.input),
     output: stringifyJson(dto.output),
     explanation: dto.explanation,
+    modelCallIds: dto.modelCallIds?.map((id) => id.toLowerCase()) ?? [],
   };
   return { ...log, canonical: canonicalLogParts(log, canonicalJson(dto.input), canonicalJson(dto.output)) };
 }

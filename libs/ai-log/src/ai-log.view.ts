@@ -23,6 +23,8 @@ export interface AiLogView {
   input: unknown;
   output: unknown;
   explanation: string;
+  /** The model calls the log names (GET /v1/model-calls/:id), in its order; [] for none. */
+  modelCallIds: string[];
   receivedAt: string;
   uploadedAt: string | null;
   lastError: string | null;
@@ -44,6 +46,7 @@ export function toAiLogView(log: AiLogWithAttempts, defaultTarget: string): AiLo
     input: parseJson(log.input),
     output: parseJson(log.output),
     explanation: log.explanation,
+    modelCallIds: log.modelCallIds,
     receivedAt: log.receivedAt.toISOString(),
     uploadedAt: log.uploadedAt?.toISOString() ?? null,
     lastError: log.lastError,

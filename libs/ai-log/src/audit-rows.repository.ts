@@ -34,6 +34,7 @@ export interface LogRow {
   input: string;
   output: string;
   explanation: string;
+  model_call_ids: string[];
   status: string;
   receipt_seq: string | null;
   receipt_status: string | null;
@@ -82,7 +83,7 @@ const PAGE_BYTES = 1024 * 1024;
 const LOG_BYTES = Prisma.raw('octet_length(l.input) + octet_length(l.output) + octet_length(l.explanation)');
 
 const LOG_COLUMNS = Prisma.raw(`l.id::text, l.account_id, l.agent_key_id, l.seq::text AS seq, l.prev_hash, l.hash, l.received_at,
-  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.status::text AS status`);
+  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.model_call_ids::text[] AS model_call_ids, l.status::text AS status`);
 
 /** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for libs/audit's export and check. */
 @Injectable()
@@ -241,6 +242,7 @@ export function acceptedLog(row: LogRow): AcceptedLog {
     input: parseJson(row.input),
     output: parseJson(row.output),
     explanation: row.explanation,
+    ...(row.model_call_ids.length > 0 ? { modelCallIds: row.model_call_ids } : {}),
   };
 }
 

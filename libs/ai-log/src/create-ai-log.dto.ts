@@ -1,4 +1,17 @@
-import { IsNotEmpty, IsOptional, IsString, registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  registerDecorator,
+  ValidateIf,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { findUnstorableText, holdsOnlyStorableText } from '#libs/common';
 import { readOrderId } from './order-id.js';
@@ -15,8 +28,37 @@ const EXPLANATION_RULE =
   'an emoji such as 😀 counts 2 (JavaScript: s.length; Python: len(s.encode("utf-16-le")) // 2). A longer one is refused here ' +
   'with 400 rather than failing at the exchange after the 202.';
 
-/** The body an agent posts after each decision. */
+/** Model calls one log may name. */
+export const MAX_MODEL_CALLS = 20;
+
+/**
+ * A field the gateway fills from the log's model calls when it is left out (with modelCallIds), so it is checked only
+ * when given or when there are no calls to fill it from. AiLogService fills it before the log is stored.
+ */
+const FilledFromCalls = (field: 'model' | 'input' | 'output' | 'explanation') =>
+  ValidateIf((log: CreateAiLogDto) => log.modelCallIds === undefined || log[field] !== undefined);
+
+/**
+ * The body an agent posts after each decision. Without modelCallIds, model, input, output and explanation are
+ * required; the schema lists only `stage` as required, since an `anyOf` of required lists makes generated clients
+ * (openapi-typescript) type the body as unknown.
+ */
 export class CreateAiLogDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_MODEL_CALLS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  @JSONSchema({
+    description:
+      `The model calls behind this decision, as the gateway recorded them (GET /v1/model-calls), 1 to ${MAX_MODEL_CALLS}. ` +
+      "They become part of the log's hash. model, input, output and explanation left out are filled from them: the models " +
+      "that answered, each call's request, each answer's text, and the last answer's text fitted to 1,000 characters.",
+    example: ['0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00'],
+  })
+  modelCallIds?: string[];
+
   @IsOptional()
   @IsOrderId()
   @JSONSchema({
@@ -35,21 +77,25 @@ export class CreateAiLogDto {
   @IsStorableText()
   stage: string;
 
+  @FilledFromCalls('model')
   @IsString()
   @IsNotEmpty()
   @IsStorableText()
   model: string;
 
+  @FilledFromCalls('input')
   @IsJsonObject()
   @IsStorableText()
   @JSONSchema({ type: 'object', additionalProperties: true, description: 'The prompt or data given to the model: any JSON object, numbers kept as written.' })
   input: Record<string, unknown>;
 
+  @FilledFromCalls('output')
   @IsJsonObject()
   @IsStorableText()
   @JSONSchema({ type: 'object', additionalProperties: true, description: "The model's output: any JSON object, numbers kept as written." })
   output: Record<string, unknown>;
 
+  @FilledFromCalls('explanation')
   @IsString()
   @IsStorableText()
   @MaxUtf16Units(MAX_EXPLANATION_CHARS)

@@ -20,6 +20,8 @@ export interface AcceptedLog {
   input: unknown;
   output: unknown;
   explanation: string;
+  /** The model calls the log names (lower-case UUIDs), in its order; absent or empty: none, and not in the JSON. */
+  modelCallIds?: string[];
 }
 
 /** The canonical JSON of a log as accepted; `seq` is written as a JSON integer. */
@@ -57,6 +59,8 @@ export function canonicalLogParts(log: Omit<AcceptedLog, 'input' | 'output' | 's
     input,
     ',"model":',
     q(log.model),
+    // Only when the log names calls: the logs before modelCallIds existed keep their canonical form, and their hashes.
+    log.modelCallIds && log.modelCallIds.length > 0 ? `,"modelCallIds":${q(log.modelCallIds)}` : '',
     ',"orderId":',
     log.orderId === null ? 'null' : q(log.orderId),
     ',"output":',

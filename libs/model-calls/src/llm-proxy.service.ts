@@ -64,7 +64,8 @@ export class LlmProxyService {
       return this.stopped(draft, stopReasonOf(error) ?? 'unreachable', error);
     }
     draft.httpStatus = call.response.status;
-    const headers = answerHeaders(call.response);
+    // The record's id, for the AI log that names the call (modelCallIds) without a lookup.
+    const headers = { ...answerHeaders(call.response), 'x-model-call-id': draft.id };
     const stream = call.response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream');
     return stream ? this.relayStream(draft, call, headers, reply) : this.relayWhole(draft, call, headers, reply);
   }

@@ -3,13 +3,13 @@ import { AccountsModule } from '#libs/accounts';
 import { LlmBodyLimit } from './llm-body-limit.js';
 import { LlmProxyService } from './llm-proxy.service.js';
 import { LlmUpstreams } from './llm-upstreams.js';
-import { ModelCallsRepository } from './model-calls.repository.js';
+import { ModelCallRecordsModule } from './model-call-records.module.js';
 import { ModelCallsService } from './model-calls.service.js';
 
 /** The model-call proxy (/llm/openai/v1/...), the record of every call, and its reading. The API imports it. */
 @Module({
-  imports: [AccountsModule],
-  providers: [ModelCallsRepository, ModelCallsService, LlmUpstreams, LlmProxyService, LlmBodyLimit],
+  imports: [AccountsModule, ModelCallRecordsModule],
+  providers: [ModelCallsService, LlmUpstreams, LlmProxyService, LlmBodyLimit],
   exports: [ModelCallsService, LlmProxyService],
 })
 export class ModelCallsModule {}

@@ -70,6 +70,12 @@ export class ModelCallsRepository {
     return rows.map(toStored);
   }
 
+  /** The account's calls among `ids`, with their bodies: those of other accounts, or none, are left out. */
+  async findMany(accountId: string, ids: string[]): Promise<StoredModelCallWithBodies[]> {
+    const rows = await this.prisma.modelCall.findMany({ where: { accountId, id: { in: ids } } });
+    return rows.map((row) => ({ ...toStored(row), requestBody: row.requestBody, responseBody: row.responseBody, responseEncoding: row.responseEncoding }));
+  }
+
   async find(accountId: string, id: string): Promise<StoredModelCallWithBodies | undefined> {
     const row = await this.prisma.modelCall.findFirst({ where: { id, accountId } });
     return row ? { ...toStored(row), requestBody: row.requestBody, responseBody: row.responseBody, responseEncoding: row.responseEncoding } : undefined;

@@ -68,6 +68,7 @@ export class AdminLogsController {
     input: { prompt: 'BTCUSDT 1h candles …' },
     output: { action: 'BUY' },
     explanation: 'Momentum and funding both favour a long.',
+    modelCallIds: [],
     chain: {
       seq: '1842',
       prevHash: '3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928',

@@ -1,0 +1,37 @@
+import { answerText, fit } from './model-call-decision.js';
+
+describe('answerText: the text of an answer, whole or streamed', () => {
+  it('reads a chat completion, a Responses answer, and both streamed', () => {
+    expect(answerText('{"choices":[{"message":{"role":"assistant","content":"BUY"}}]}')).toBe('BUY');
+    expect(answerText('{"output":[{"type":"message","content":[{"type":"output_text","text":"SE"},{"type":"output_text","text":"LL"}]}]}')).toBe('SELL');
+    const chat = [
+      'data: {"choices":[{"delta":{"role":"assistant"}}]}',
+      'data: {"choices":[{"delta":{"content":"HO"}}]}',
+      'data: {"choices":[{"delta":{"content":"LD"}}]}',
+      'data: [DONE]',
+    ];
+    expect(answerText(`${chat.join('\n\n')}\n\n`)).toBe('HOLD');
+    const responses = [
+      'event: response.output_text.delta',
+      'data: {"type":"response.output_text.delta","delta":"Lo"}',
+      '',
+      'data: {"type":"response.output_text.delta","delta":"ng"}',
+    ];
+    expect(answerText(responses.join('\r\n'))).toBe('Long');
+  });
+
+  it('finds nothing in what holds no text, and never throws', () => {
+    for (const body of ['', '{', '{"choices":null}', '{"output":[null,1,{"content":"x"}]}', 'data: {nope', '<html>502</html>']) {
+      expect(answerText(body)).toBeUndefined();
+    }
+  });
+});
+
+describe('fit: at most n UTF-16 units', () => {
+  it('keeps a short text, cuts a long one with an ellipsis, never between the halves of an emoji', () => {
+    expect(fit('abc', 3)).toBe('abc');
+    expect(fit('abcd', 3)).toBe('ab…');
+    expect(fit('a😀bc', 3)).toBe('a…');
+    expect(fit('x'.repeat(2000), 1000)).toHaveLength(1000);
+  });
+});

@@ -1,0 +1,116 @@
+import { parseJson } from '#libs/common';
+import type { StoredModelCallWithBodies } from './model-calls.repository.js';
+
+/** The AI-log fields a decision's model calls fill, when the agent leaves them out. */
+export interface DecisionFromCalls {
+  model: string;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+  explanation: string;
+}
+
+/** What an AI log may hold at most of its calls' requests and answers (input and output, as JSON text). */
+export const MAX_FILLED_BYTES = 1_048_576;
+
+/**
+ * The log of a decision made with these calls, in the order the agent named them: `model` the models that answered,
+ * `input` each call's request (its JSON, numbers as written), `output` each answer's text with its id, model and usage,
+ * and `explanation` the last answer's text fitted to `maxExplanation` UTF-16 units. A call without a whole answer to
+ * read (failed, cancelled, not 2xx) is an error naming it, as is a log that would outgrow MAX_FILLED_BYTES.
+ */
+export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplanation: number): DecisionFromCalls | { error: string; index?: number } {
+  const texts: string[] = [];
+  for (const [index, call] of calls.entries()) {
+    if (call.outcome !== 'answered' || call.httpStatus === null || call.httpStatus < 200 || call.httpStatus > 299) {
+      return { index, error: `model call ${call.id} has no answer to fill the log from (${call.outcome}, HTTP ${call.httpStatus ?? 'none'})` };
+    }
+    texts.push(call.responseEncoding === 'utf8' ? (answerText(call.responseBody) ?? '') : '');
+  }
+  const input = { modelCalls: calls.map((call) => ({ id: call.id, request: requestOf(call.requestBody) })) };
+  const output = {
+    modelCalls: calls.map((call, i) => ({
+      id: call.id,
+      responseId: call.responseId,
+      model: call.answeredModel ?? call.requestedModel,
+      text: texts[i],
+      usage: { promptTokens: call.promptTokens, completionTokens: call.completionTokens, totalTokens: call.totalTokens },
+    })),
+  };
+  const bytes = Buffer.byteLength(JSON.stringify(input)) + Buffer.byteLength(JSON.stringify(output));
+  if (bytes > MAX_FILLED_BYTES) {
+    return { error: `the calls' requests and answers come to ${bytes} bytes, more than a log holds (${MAX_FILLED_BYTES}): post input and output yourself` };
+  }
+  const models = [...new Set(calls.map((call) => call.answeredModel ?? call.requestedModel ?? 'unknown'))];
+  const explanation = fit(texts.at(-1)!.trim(), maxExplanation);
+  if (explanation === '') return { index: calls.length - 1, error: 'the last call answered no text to explain the decision with: give explanation' };
+  return { model: models.join(', '), input, output, explanation };
+}
+
+/** The request's JSON, numbers as written; a body that is not JSON, as its text. */
+function requestOf(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The text an answer holds: a chat completion's message, a Responses answer's output text, or the same assembled from
+ * a stream's events (chat's `delta.content`, Responses' `response.output_text.delta`). Undefined for anything else.
+ */
+export function answerText(body: string): string | undefined {
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith('{')) return textOf(safeParse(trimmed));
+  const parts: string[] = [];
+  for (const line of body.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith('data:')) continue;
+    const event = safeParse(line.slice(5).trim());
+    const delta = at(event, 'choices', 0, 'delta', 'content') ?? (at(event, 'type') === 'response.output_text.delta' ? at(event, 'delta') : undefined);
+    if (typeof delta === 'string') parts.push(delta);
+  }
+  return parts.length > 0 ? parts.join('') : undefined;
+}
+
+function textOf(answer: unknown): string | undefined {
+  const message = at(answer, 'choices', 0, 'message', 'content');
+  if (typeof message === 'string') return message;
+  const outputText = at(answer, 'output_text');
+  if (typeof outputText === 'string') return outputText;
+  const output = at(answer, 'output');
+  if (!Array.isArray(output)) return undefined;
+  const texts = output
+    .flatMap((item) => {
+      const content = at(item, 'content');
+      return Array.isArray(content) ? content : [];
+    })
+    .filter((part) => at(part, 'type') === 'output_text' && typeof at(part, 'text') === 'string')
+    .map((part) => at(part, 'text') as string);
+  return texts.length > 0 ? texts.join('') : undefined;
+}
+
+/** value[k1][k2]... while each step is an object or an array; undefined past anything else. */
+function at(value: unknown, ...path: Array<string | number>): unknown {
+  let here = value;
+  for (const key of path) {
+    if (typeof here !== 'object' || here === null) return undefined;
+    here = (here as Record<string | number, unknown>)[key];
+  }
+  return here;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** At most `max` UTF-16 units, cut at a code point and ending in '…' when cut. */
+export function fit(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text[end - 1])) end--;
+  return `${text.slice(0, end)}…`;
+}

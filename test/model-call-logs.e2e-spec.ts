@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import OpenAI from 'openai';
+import { canonicalLog, chainHash } from '#libs/audit-chain';
+import { acceptedLog, type LogRow } from '#libs/ai-log';
+import { type RunningStandInModel, STAND_IN_MAGIC_MODELS, STAND_IN_MODEL, startStandInModel } from '#libs/llm-stand-in';
+import { gatewaySuite } from './support/gateway-suite.js';
+
+// An AI log that names the model calls behind it (modelCallIds): the calls must be the account's, the link is in the
+// log's hash, and a log of orderId, stage and modelCallIds alone is filled from the calls.
+const KEY = 'agent-key-for-model-call-log-tests';
+const ADMIN = 'admin-token-for-model-call-log-tests';
+const ORDER = '737185556881998184';
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+/** The README's shorthand log, as a user would paste it. */
+const README_CURL = /```bash\n(curl [^`]*?modelCallIds[^`]*?)\n#/.exec(README)![1];
+const MESSAGES = [{ role: 'user' as const, content: 'BTCUSDT funding 0.0001, basis 12.5. Long or short?' }];
+
+describe('AI logs from recorded model calls', () => {
+  const env: Record<string, string> = { AGENT_API_KEY: KEY, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') };
+  let provider: RunningStandInModel;
+  beforeAll(async () => {
+    provider = await startStandInModel();
+    env.LLM_UPSTREAM_URL = provider.url;
+  });
+  afterAll(() => provider?.close());
+  const suite = gatewaySuite(env, { worker: false });
+
+  const send = (token: string, path: string, body?: unknown) =>
+    fetch(`${suite.harness.apiUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
+  const client = (key = KEY) => new OpenAI({ baseURL: `${suite.harness.apiUrl}/llm/openai/v1`, apiKey: key, maxRetries: 0 });
+  const newestCallId = async (key = KEY): Promise<string> => (await json(send(key, '/v1/model-calls?limit=1'))).data[0].id;
+
+  it('fills model, input, output and explanation from a call, and names it in the log and its hash', async () => {
+    const answer = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES });
+    const callId = await newestCallId();
+    const res = await send(KEY, '/v1/ai-logs', { orderId: ORDER, stage: 'decision', modelCallIds: [callId] });
+    expect(res.status).toBe(202);
+    const log = await json(send(KEY, `/v1/ai-logs/${(await json(res)).id}`));
+    const text = answer.choices[0].message.content!;
+    expect(log).toMatchObject({ orderId: ORDER, stage: 'decision', model: STAND_IN_MODEL, explanation: text, modelCallIds: [callId] });
+    expect(log.input).toEqual({ modelCalls: [{ id: callId, request: { model: 'gpt-4o-mini', messages: MESSAGES } }] });
+    expect(log.output.modelCalls).toEqual([
+      {
+        id: callId,
+        responseId: answer.id,
+        model: STAND_IN_MODEL,
+        text,
+        usage: { promptTokens: answer.usage!.prompt_tokens, completionTokens: answer.usage!.completion_tokens, totalTokens: answer.usage!.total_tokens },
+      },
+    ]);
+    // The stored hash covers the link: the same log without modelCallIds hashes differently.
+    const { rows } = await suite.db.query<LogRow>(
+      `SELECT id::text, account_id, agent_key_id, seq::text AS seq, received_at, order_id::text AS order_id, stage, model, input, output,
+              explanation, model_call_ids::text[] AS model_call_ids FROM ai_logs WHERE id = $1`,
+      [log.id],
+    );
+    const { rows: hashes } = await suite.db.query('SELECT prev_hash, hash FROM ai_logs WHERE id = $1', [log.id]);
+    expect(canonicalLog(acceptedLog(rows[0]))).toContain(`"modelCallIds":["${callId}"]`);
+    expect(chainHash(hashes[0].prev_hash, canonicalLog(acceptedLog(rows[0])))).toBe(hashes[0].hash);
+    expect(chainHash(hashes[0].prev_hash, canonicalLog(acceptedLog({ ...rows[0], model_call_ids: [] })))).not.toBe(hashes[0].hash);
+  });
+
+  it("runs the README's shorthand log with the id from the answer's x-model-call-id header", async () => {
+    const { response } = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES }).withResponse();
+    const callId = response.headers.get('x-model-call-id')!;
+    expect(callId).toBe(await newestCallId());
+    const command = README_CURL.replaceAll('http://127.0.0.1:3000', suite.harness.apiUrl)
+      .replaceAll('agk_...', KEY)
+      .replace('0195f0c2-6a10-7b2e-8c41-1d6e7f8a9b00', callId);
+    const { stdout } = await promisify(execFile)('bash', ['-c', command]);
+    const log = await json(send(KEY, `/v1/ai-logs/${JSON.parse(stdout).id}`));
+    expect(log).toMatchObject({ orderId: ORDER, model: STAND_IN_MODEL, modelCallIds: [callId] });
+  });
+
+  it('assembles a streamed answer, joins several calls in order, and keeps what the agent gave', async () => {
+    const stream = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES, stream: true });
+    let streamed = '';
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta?.content ?? '';
+    const first = await newestCallId();
+    await client().responses.create({ model: 'gpt-4o-mini', input: 'and now?' });
+    const second = await newestCallId();
+    const filled = await json(send(KEY, '/v1/ai-logs', { stage: 'decision', modelCallIds: [first, second], explanation: 'mine' }));
+    const log = await json(send(KEY, `/v1/ai-logs/${filled.id}`));
+    expect(log.modelCallIds).toEqual([first, second]);
+    expect(log.output.modelCalls.map((c: { text: string }) => c.text)).toEqual([streamed, expect.stringMatching(/^HOLD\./)]);
+    expect(log.explanation).toBe('mine');
+
+    const own = await json(
+      send(KEY, '/v1/ai-logs', { stage: 'decision', model: 'mine', input: { a: 1.1 }, output: { b: 2 }, explanation: 'x', modelCallIds: [first] }),
+    );
+    expect(await json(send(KEY, `/v1/ai-logs/${own.id}`))).toMatchObject({ model: 'mine', output: { b: 2 }, modelCallIds: [first] });
+  });
+
+  it("names each call that is not the account's or cannot fill the log, and posts nothing", async () => {
+    const other = (await json(send(ADMIN, '/admin/accounts', { id: 'team-b', name: 'B', apiKey: 'k', secret: 's', passphrase: 'p' }))).id;
+    const teamB = (await json(send(ADMIN, '/admin/agents', { accountId: other, label: 'b' }))).key;
+    await fetch(`${suite.harness.apiUrl}/admin/accounts/team-b/llm-upstream`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ baseUrl: provider.url, apiKey: 'sk-b' }),
+    });
+    await client(teamB).chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES });
+    const foreign = await newestCallId(teamB);
+    await expect(client().chat.completions.create({ model: STAND_IN_MAGIC_MODELS.invalid, messages: MESSAGES })).rejects.toThrow();
+    const refused = await newestCallId();
+    const before = (await json(send(KEY, '/v1/ai-logs?limit=100'))).data.length;
+
+    const cases: Array<[unknown, string[]]> = [
+      [{ stage: 'decision', modelCallIds: [foreign] }, ['modelCallIds.0']],
+      [{ stage: 'decision', modelCallIds: ['nope'] }, ['modelCallIds']], // "each value in modelCallIds must be a UUID"
+      [{ stage: 'decision', modelCallIds: [] }, ['modelCallIds']],
+      [{ stage: 'decision', modelCallIds: [refused] }, ['modelCallIds.0']],
+      [{ stage: 'decision' }, ['explanation', 'input', 'model', 'output']],
+    ];
+    for (const [body, paths] of cases) {
+      const res = await send(KEY, '/v1/ai-logs', body);
+      const answer = await json(res);
+      expect([body, res.status, [...new Set(answer.errors.map((e: { path: string }) => e.path))].sort()]).toEqual([body, 400, paths]);
+    }
+    const batch = await json(send(KEY, '/v1/ai-logs/batch', { logs: [{ stage: 'decision', modelCallIds: [foreign] }] }));
+    expect(batch.results[0]).toMatchObject({
+      status: 'rejected',
+      errors: [{ path: 'logs.0.modelCallIds.0', message: expect.stringContaining('no model call') }],
+    });
+    expect((await json(send(KEY, '/v1/ai-logs?limit=100'))).data.length).toBe(before);
+  });
+});
