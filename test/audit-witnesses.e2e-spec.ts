@@ -172,7 +172,7 @@ describe('witnesses cosign the checkpoints (c2sp.org/tlog-witness), and refuse a
   async function rewriteHistory(): Promise<void> {
     const { rows } = await suite.db.query<LogRow>(
       `SELECT id::text, account_id, agent_key_id, seq::text AS seq, prev_hash, hash, received_at, order_id::text AS order_id, stage, model,
-              input, output, explanation, model_call_ids::text[] AS model_call_ids, status::text AS status FROM ai_logs ORDER BY ai_logs.seq`,
+              input, output, explanation, NULL AS model_calls, status::text AS status FROM ai_logs ORDER BY ai_logs.seq`,
     );
     let prev = GENESIS_HASH;
     for (const row of rows) {

@@ -19,14 +19,20 @@ const README_CURL = /```bash\n(curl [^`]*?modelCallIds[^`]*?)\n#/.exec(README)![
 const MESSAGES = [{ role: 'user' as const, content: 'BTCUSDT funding 0.0001, basis 12.5. Long or short?' }];
 
 describe('AI logs from recorded model calls', () => {
-  const env: Record<string, string> = { AGENT_API_KEY: KEY, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') };
+  const env: Record<string, string> = {
+    AGENT_API_KEY: KEY,
+    ADMIN_TOKEN: ADMIN,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    AUDIT_CHECK_INTERVAL_MS: '3600000',
+  };
   let provider: RunningStandInModel;
   beforeAll(async () => {
     provider = await startStandInModel();
     env.LLM_UPSTREAM_URL = provider.url;
   });
   afterAll(() => provider?.close());
-  const suite = gatewaySuite(env, { worker: false });
+  // The periodic audit check is pushed out: the test runs it through GET /v1/audit/verify.
+  const suite = gatewaySuite(env);
 
   const send = (token: string, path: string, body?: unknown) =>
     fetch(`${suite.harness.apiUrl}${path}`, {
@@ -56,16 +62,23 @@ describe('AI logs from recorded model calls', () => {
         usage: { promptTokens: answer.usage!.prompt_tokens, completionTokens: answer.usage!.completion_tokens, totalTokens: answer.usage!.total_tokens },
       },
     ]);
-    // The stored hash covers the link: the same log without modelCallIds hashes differently.
+    // The log's hash covers each call's link hash, and the gateway's own check recomputes it from model_calls: a call
+    // rewritten after the log was accepted breaks the log's chain.
+    const call = await json(send(KEY, `/v1/model-calls/${callId}`));
     const { rows } = await suite.db.query<LogRow>(
       `SELECT id::text, account_id, agent_key_id, seq::text AS seq, received_at, order_id::text AS order_id, stage, model, input, output,
-              explanation, model_call_ids::text[] AS model_call_ids FROM ai_logs WHERE id = $1`,
+              explanation, prev_hash, hash FROM ai_logs WHERE id = $1`,
       [log.id],
     );
-    const { rows: hashes } = await suite.db.query('SELECT prev_hash, hash FROM ai_logs WHERE id = $1', [log.id]);
-    expect(canonicalLog(acceptedLog(rows[0]))).toContain(`"modelCallIds":["${callId}"]`);
-    expect(chainHash(hashes[0].prev_hash, canonicalLog(acceptedLog(rows[0])))).toBe(hashes[0].hash);
-    expect(chainHash(hashes[0].prev_hash, canonicalLog(acceptedLog({ ...rows[0], model_call_ids: [] })))).not.toBe(hashes[0].hash);
+    const row = { ...rows[0], model_calls: [{ id: callId, hash: call.chain.hash }] };
+    expect(canonicalLog(acceptedLog(row))).toContain(`"modelCalls":[{"hash":"${call.chain.hash}","id":"${callId}"}]`);
+    expect(chainHash(row.prev_hash!, canonicalLog(acceptedLog(row)))).toBe(row.hash);
+    expect(chainHash(row.prev_hash!, canonicalLog(acceptedLog({ ...row, model_calls: null })))).not.toBe(row.hash);
+    expect(await json(send(KEY, '/v1/audit/verify'))).toMatchObject({ ok: true, broken: null });
+    await suite.db.query("UPDATE model_calls SET hash = repeat('0', 64) WHERE id = $1", [callId]);
+    expect(await json(send(KEY, '/v1/audit/verify'))).toMatchObject({ ok: false, broken: { chain: 'logs', seq: log.chain.seq } });
+    await suite.db.query('UPDATE model_calls SET hash = $2 WHERE id = $1', [callId, call.chain.hash]);
+    expect(await json(send(KEY, '/v1/audit/verify'))).toMatchObject({ ok: true });
   });
 
   it("runs the README's shorthand log with the id from the answer's x-model-call-id header", async () => {

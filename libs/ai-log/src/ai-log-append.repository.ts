@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type CanonicalLogParts, chainHash, GENESIS_HASH, joinCanonicalLog } from '#libs/audit-chain';
+import { type CanonicalLogParts, chainHash, GENESIS_HASH, joinCanonicalLog, type ModelCallRef } from '#libs/audit-chain';
 import { type AiLog, type ColumnOf, SqlPool } from '#libs/database';
 import type { PoolClient } from 'pg';
 
@@ -18,8 +18,8 @@ export interface LogToAppend {
   output: string;
   canonical: CanonicalLogParts;
   explanation: string;
-  /** The model calls the log names; [] for none. */
-  modelCallIds: string[];
+  /** The model calls the log names, with their links' hashes (in its canonical form); [] for none. */
+  modelCalls: ModelCallRef[];
 }
 
 /** Each account's chain head: seq and hash of its last log. */
@@ -120,7 +120,7 @@ export class AiLogAppendRepository {
         stage: log.stage,
         model: log.model,
         explanation: log.explanation,
-        model_call_ids: log.modelCallIds,
+        model_call_ids: log.modelCalls.map((call) => call.id),
         seq,
         prev_hash: previous.hash,
         hash,

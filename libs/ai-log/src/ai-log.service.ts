@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { canonicalJson, canonicalLogParts } from '#libs/audit-chain';
+import { canonicalJson, canonicalLogParts, type ModelCallRef } from '#libs/audit-chain';
 import { stringifyJson, uuidv7 } from '#libs/common';
 import type { IdempotencyClaim } from '#libs/idempotency';
 import { ModelCallDecisions } from '#libs/model-calls';
@@ -53,6 +53,16 @@ export class AiLogService {
     private readonly modelCalls: ModelCallDecisions,
   ) {}
 
+  /** The links of the calls each checked log names (withModelCalls), held only as long as the log itself. */
+  private readonly modelCallLinks = new WeakMap<CreateAiLogDto, ModelCallRef[]>();
+
+  private linksOf(dto: CreateAiLogDto): ModelCallRef[] {
+    if (!dto.modelCallIds) return [];
+    const links = this.modelCallLinks.get(dto);
+    if (!links) throw new Error('a log that names model calls was not checked with withModelCalls before acceptMany');
+    return links;
+  }
+
   /**
    * Commits the log, then queues it. The answer is given only after the commit; a queue failure does not
    * undo it, since the log is in the database with status `queued`.
@@ -87,9 +97,11 @@ export class AiLogService {
   async withModelCalls(dto: CreateAiLogDto, accountId: string): Promise<FieldError[]> {
     const ids = dto.modelCallIds!;
     const missing = (['model', 'input', 'output', 'explanation'] as const).filter((field) => dto[field] === undefined);
-    const { decision, errors } = await this.modelCalls.resolve(accountId, ids, missing.length > 0, MAX_EXPLANATION_CHARS);
+    const { links, decision, errors } = await this.modelCalls.resolve(accountId, ids, missing.length > 0, MAX_EXPLANATION_CHARS);
+    if (errors.length > 0) return errors;
     if (decision) for (const field of missing) Object.assign(dto, { [field]: decision[field] });
-    return errors;
+    this.modelCallLinks.set(dto, links);
+    return [];
   }
 
   /**
@@ -100,7 +112,7 @@ export class AiLogService {
   acceptMany(dtos: CreateAiLogDto[], author: Author, keyed?: KeyedAnswer): Promise<Accepted[]> {
     // Not async itself: a suspended async function would keep `dtos`, the parsed logs, alive until the commit.
     return this.appendAndQueue(
-      dtos.map((dto) => toLogToAppend(dto, author)),
+      dtos.map((dto) => toLogToAppend(dto, author, this.linksOf(dto))),
       keyed,
     );
   }
@@ -135,7 +147,7 @@ export class AiLogService {
   }
 }
 
-function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
+function toLogToAppend(dto: CreateAiLogDto, author: Author, modelCalls: ModelCallRef[]): LogToAppend {
   const log = {
     id: uuidv7(),
     accountId: author.accountId,
@@ -146,7 +158,7 @@ function toLogToAppend(dto: CreateAiLogDto, author: Author): LogToAppend {
     input: stringifyJson(dto.input),
     output: stringifyJson(dto.output),
     explanation: dto.explanation,
-    modelCallIds: dto.modelCallIds?.map((id) => id.toLowerCase()) ?? [],
+    modelCalls,
   };
   return { ...log, canonical: canonicalLogParts(log, canonicalJson(dto.input), canonicalJson(dto.output)) };
 }

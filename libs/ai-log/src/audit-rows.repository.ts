@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AcceptedLog, GENESIS_HASH, type UploadReceipt } from '#libs/audit-chain';
+import { type AcceptedLog, GENESIS_HASH, type ModelCallRef, type UploadReceipt } from '#libs/audit-chain';
 import { parseJson } from '#libs/common';
 import { Prisma, PrismaService } from '#libs/database';
 
@@ -34,7 +34,8 @@ export interface LogRow {
   input: string;
   output: string;
   explanation: string;
-  model_call_ids: string[];
+  /** The calls the log names and their links' hashes, read from model_calls (null: none). */
+  model_calls: ModelCallRef[] | null;
   status: string;
   receipt_seq: string | null;
   receipt_status: string | null;
@@ -82,8 +83,17 @@ const PAGE_BYTES = 1024 * 1024;
 /** A log's text in bytes; octet_length reads a TOASTed value's size without fetching it. */
 const LOG_BYTES = Prisma.raw('octet_length(l.input) + octet_length(l.output) + octet_length(l.explanation)');
 
+/**
+ * The calls a log names with their links' hashes, as its canonical form holds them: read from model_calls now, so that
+ * a call rewritten or deleted since makes the log's hash come out different. Skipped for logs that name none.
+ */
+const MODEL_CALLS = `CASE WHEN cardinality(l.model_call_ids) = 0 THEN NULL ELSE (
+    SELECT json_agg(json_build_object('id', m.id::text, 'hash', m.hash) ORDER BY u.ord)
+    FROM unnest(l.model_call_ids) WITH ORDINALITY AS u(id, ord) JOIN model_calls m ON m.id = u.id AND m.account_id = l.account_id
+  ) END`;
+
 const LOG_COLUMNS = Prisma.raw(`l.id::text, l.account_id, l.agent_key_id, l.seq::text AS seq, l.prev_hash, l.hash, l.received_at,
-  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.model_call_ids::text[] AS model_call_ids, l.status::text AS status`);
+  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, ${MODEL_CALLS} AS model_calls, l.status::text AS status`);
 
 /** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for libs/audit's export and check. */
 @Injectable()
@@ -242,7 +252,7 @@ export function acceptedLog(row: LogRow): AcceptedLog {
     input: parseJson(row.input),
     output: parseJson(row.output),
     explanation: row.explanation,
-    ...(row.model_call_ids.length > 0 ? { modelCallIds: row.model_call_ids } : {}),
+    ...(row.model_calls && row.model_calls.length > 0 ? { modelCalls: row.model_calls } : {}),
   };
 }
 

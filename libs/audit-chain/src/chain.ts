@@ -20,8 +20,17 @@ export interface AcceptedLog {
   input: unknown;
   output: unknown;
   explanation: string;
-  /** The model calls the log names (lower-case UUIDs), in its order; absent or empty: none, and not in the JSON. */
-  modelCallIds?: string[];
+  /**
+   * The model calls the log names, in its order: each call's id and its link's hash in the account's chain of model
+   * calls, which covers the SHA-256 of the bytes sent and answered. Absent or empty: none, and not in the JSON.
+   */
+  modelCalls?: ModelCallRef[] | null;
+}
+
+/** A model call as a log names it: its id, and its link's hash in the account's chain of model calls. */
+export interface ModelCallRef {
+  id: string;
+  hash: string;
 }
 
 /** The canonical JSON of a log as accepted; `seq` is written as a JSON integer. */
@@ -59,8 +68,8 @@ export function canonicalLogParts(log: Omit<AcceptedLog, 'input' | 'output' | 's
     input,
     ',"model":',
     q(log.model),
-    // Only when the log names calls: the logs before modelCallIds existed keep their canonical form, and their hashes.
-    log.modelCallIds && log.modelCallIds.length > 0 ? `,"modelCallIds":${q(log.modelCallIds)}` : '',
+    // Only when the log names calls: the logs before modelCalls existed keep their canonical form, and their hashes.
+    log.modelCalls && log.modelCalls.length > 0 ? `,"modelCalls":${q(log.modelCalls.map((c) => ({ hash: c.hash, id: c.id })))}` : '',
     ',"orderId":',
     log.orderId === null ? 'null' : q(log.orderId),
     ',"output":',

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ModelCallRef } from '#libs/audit-chain';
 import type { FieldError } from '#libs/validation';
 import { type DecisionFromCalls, decisionFromCalls } from './model-call-decision.js';
 import { ModelCallsRepository } from './model-calls.repository.js';
@@ -9,10 +10,16 @@ export class ModelCallDecisions {
   constructor(private readonly calls: ModelCallsRepository) {}
 
   /**
-   * Checks that every one of `ids` is a call of the account; with `fill`, also makes the log's fields from them
-   * (decisionFromCalls). The errors name `modelCallIds.<index>` (or `modelCallIds`) and the rule.
+   * Checks that every one of `ids` is a call of the account, and gives each call's link (id and chain hash) in the
+   * order given; with `fill`, also makes the log's fields from them (decisionFromCalls). The errors name
+   * `modelCallIds.<index>` (or `modelCallIds`) and the rule.
    */
-  async resolve(accountId: string, ids: string[], fill: boolean, maxExplanation: number): Promise<{ decision?: DecisionFromCalls; errors: FieldError[] }> {
+  async resolve(
+    accountId: string,
+    ids: string[],
+    fill: boolean,
+    maxExplanation: number,
+  ): Promise<{ links: ModelCallRef[]; decision?: DecisionFromCalls; errors: FieldError[] }> {
     const found = new Map(
       (
         await this.calls.findMany(
@@ -22,13 +29,14 @@ export class ModelCallDecisions {
       ).map((call) => [call.id, call]),
     );
     const errors = ids.flatMap((id, i) => (found.has(id.toLowerCase()) ? [] : [{ path: `modelCallIds.${i}`, message: `no model call ${id} in this account` }]));
-    if (errors.length > 0 || !fill) return { errors };
-    const decision = decisionFromCalls(
-      ids.map((id) => found.get(id.toLowerCase())!),
-      maxExplanation,
-    );
-    if ('error' in decision)
-      return { errors: [{ path: decision.index === undefined ? 'modelCallIds' : `modelCallIds.${decision.index}`, message: decision.error }] };
-    return { decision, errors: [] };
+    if (errors.length > 0) return { links: [], errors };
+    const calls = ids.map((id) => found.get(id.toLowerCase())!);
+    const links = calls.map((call) => ({ id: call.id, hash: call.hash }));
+    if (!fill) return { links, errors: [] };
+    const decision = decisionFromCalls(calls, maxExplanation);
+    if ('error' in decision) {
+      return { links: [], errors: [{ path: decision.index === undefined ? 'modelCallIds' : `modelCallIds.${decision.index}`, message: decision.error }] };
+    }
+    return { links, decision, errors: [] };
   }
 }
