@@ -25,6 +25,7 @@ const SCENARIOS = {
   'audit-check': './scenarios/audit-check.mjs',
   proofs: './scenarios/proofs.mjs',
   abuse: './scenarios/abuse.mjs',
+  llm: './scenarios/llm-proxy.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 

@@ -99,6 +99,9 @@ export const TARGETS = {
   embeddedRestRssMb: 250,
   embeddedFirstLogS: 15,
   queryOverheadP50Ms: 2,
+  /** Issue 27: what the model-call proxy adds to a whole answer, and to a stream's first token, at p50. */
+  llmOverheadP50Ms: 2,
+  llmFirstTokenOverheadP50Ms: 1,
   budgetShare: 0.95,
   fairUploadP99Ms: 2_000,
   apiRssMb: 200,

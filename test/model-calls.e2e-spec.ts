@@ -167,6 +167,22 @@ describe('model calls through /llm/openai/v1 (the openai package for Node)', () 
     expect(seen.answered.startsWith(call.responseBody)).toBe(true);
   });
 
+  it('records 20 calls made at once, each once, in the one chain the next test walks', async () => {
+    const before = (await get('/v1/model-calls?limit=100')).data.length;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        client()
+          .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `call ${i}` }] })
+          .withResponse(),
+      ),
+    );
+    const ids = answers.map(({ response }) => response.headers.get('x-model-call-id'));
+    const recorded = (await get('/v1/model-calls?limit=100')).data;
+    expect(recorded.length).toBe(before + 20);
+    expect(new Set(ids).size).toBe(20);
+    for (const id of ids) expect(recorded.map((c: { id: string }) => c.id)).toContain(id);
+  });
+
   it("chains the account's calls: each link names the one before, and its hash covers every field", async () => {
     const links = [];
     for (let cursor = ''; ;) {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { GroupCommit } from '#libs/common';
 import { crashHere, GatewayConfig } from '#libs/config';
 import { type IdempotencyClaim, IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import type { PoolClient } from 'pg';
 import { AiLogAppendRepository, type LogToAppend } from './ai-log-append.repository.js';
-import { GroupCommit } from './group-commit.js';
 import { isDataException, LogNotStorableException, tiedToItsData } from './log-not-storable.exception.js';
 
 /** An Idempotency-Key to record with a request's logs, and its answer, made once the commit time is known. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GENESIS_HASH } from '#libs/audit-chain';
-import { Prisma, PrismaService } from '#libs/database';
+import { GroupCommit } from '#libs/common';
+import { type Prisma, PrismaService } from '#libs/database';
 import { type ModelCallLink, modelCallHash } from './model-call-chain.js';
 
 /** A call to record: its link's fields but the chain's, and its bodies. */
@@ -15,48 +16,58 @@ export type NewModelCall = Omit<ModelCallLink, 'seq'> & {
 export type StoredModelCall = ModelCallLink & { prevHash: string; hash: string };
 export type StoredModelCallWithBodies = StoredModelCall & Pick<NewModelCall, 'requestBody' | 'responseBody' | 'responseEncoding'>;
 
-/** How many times an append starts over after another call of the account took the seq it meant to use. */
-const APPEND_TRIES = 100;
-
 /** The owner of `model_calls`: every read and write of the table goes through here. */
 @Injectable()
 export class ModelCallsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Commits the call as the next link of its account's chain. Optimistic: it reads the last link and inserts the next
-   * one; when another call of the account committed that seq first, the unique (account_id, seq) refuses the insert,
-   * and it reads again. Calls of one account rarely end in the same instant, and no lock is held across statements.
+   * Commits calls as the next links of their accounts' chains, those of concurrent requests together (group commit):
+   * one transaction takes each account's turn (a transaction-scoped advisory lock, so that processes take turns too),
+   * reads its head, and inserts the calls after it. An insert per call that retried on the unique (account_id, seq)
+   * spent 40 ms at p50 with 5 agents calling at once, and one lock per call queued them (bench: llm).
    */
+  private readonly commits = new GroupCommit<NewModelCall, StoredModelCall>((calls) => this.write(calls), 200);
+
+  /** Commits the call as the next link of its account's chain; resolves once it has committed. */
   async append(call: NewModelCall): Promise<StoredModelCall> {
-    const { requestBody, responseBody, responseEncoding, ...fields } = call;
-    for (let tries = 1; ; tries++) {
-      const last = await this.prisma.modelCall.findFirst({ where: { accountId: call.accountId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } });
-      const seq = (last?.seq ?? 0n) + 1n;
-      const prevHash = last?.hash ?? GENESIS_HASH;
-      const link: ModelCallLink = { ...fields, seq: seq.toString() };
-      const hash = modelCallHash(prevHash, link);
-      try {
-        await this.prisma.modelCall.create({
-          data: {
-            ...fields,
-            startedAt: new Date(fields.startedAt),
-            firstByteAt: fields.firstByteAt === null ? null : new Date(fields.firstByteAt),
-            finishedAt: new Date(fields.finishedAt),
-            requestBody,
-            responseBody,
-            responseEncoding,
-            seq,
-            prevHash,
-            hash,
-          },
-        });
-        return { ...link, prevHash, hash };
-      } catch (error) {
-        const taken = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-        if (!taken || tries === APPEND_TRIES) throw error;
+    const [stored] = await this.commits.submit([call]);
+    return stored;
+  }
+
+  private write(calls: NewModelCall[]): Promise<StoredModelCall[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const heads = new Map<string, { seq: bigint; hash: string }>();
+      for (const accountId of [...new Set(calls.map((call) => call.accountId))].sort()) {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`model_calls:${accountId}`}, 0))`;
+        const last = await tx.modelCall.findFirst({ where: { accountId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } });
+        heads.set(accountId, { seq: last?.seq ?? 0n, hash: last?.hash ?? GENESIS_HASH });
       }
-    }
+      const stored: StoredModelCall[] = [];
+      const rows: Prisma.ModelCallCreateManyInput[] = calls.map((call) => {
+        const { requestBody, responseBody, responseEncoding, ...fields } = call;
+        const head = heads.get(call.accountId)!;
+        const seq = head.seq + 1n;
+        const link: ModelCallLink = { ...fields, seq: seq.toString() };
+        const hash = modelCallHash(head.hash, link);
+        stored.push({ ...link, prevHash: head.hash, hash });
+        heads.set(call.accountId, { seq, hash });
+        return {
+          ...fields,
+          startedAt: new Date(fields.startedAt),
+          firstByteAt: fields.firstByteAt === null ? null : new Date(fields.firstByteAt),
+          finishedAt: new Date(fields.finishedAt),
+          requestBody,
+          responseBody,
+          responseEncoding,
+          seq,
+          prevHash: head.hash,
+          hash,
+        };
+      });
+      await tx.modelCall.createMany({ data: rows });
+      return stored;
+    });
   }
 
   /** One page of the account's calls, newest (highest seq) first, below `beforeSeq` when given; without bodies. */
