@@ -86,6 +86,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/model-calls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's model calls, newest first
+     * @description Without their bodies (GET /v1/model-calls/{id} has them). Pass `nextCursor` as `cursor` for the next page.
+     */
+    get: operations['listModelCalls'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/model-calls/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One model call with the bytes sent and answered
+     * @description The SHA-256 of `requestBody` and of `responseBody` (as bytes: base64-decoded when responseEncoding is base64) are `requestSha256` and `responseSha256`; `chain.hash` covers those and every other field.
+     */
+    get: operations['getModelCall'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/audit/head': {
     parameters: {
       query?: never;
@@ -599,6 +639,26 @@ export interface paths {
      * @description Every process uses the new ones within 10 s (at once for an upload refused with the old ones).
      */
     put: operations['replaceAccountCredentials'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/accounts/{id}/llm-upstream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set an account's model provider
+     * @description Any OpenAI-compatible API. The key is encrypted at rest (AES-256-GCM, SECRETS_KEY) and never returned; the next call uses both. The default account takes its provider from LLM_UPSTREAM_URL and LLM_UPSTREAM_KEY (409).
+     */
+    put: operations['setLlmUpstream'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1122,6 +1182,168 @@ export interface components {
       chain: components['schemas']['ChainLinkDto'] | (never | null);
       /** @description every upload attempt, oldest first */
       attempts: components['schemas']['AttemptDto'][];
+    };
+    TokenUsageDto: {
+      /** @description prompt_tokens (chat) or input_tokens (Responses API), as the provider reported them; null when it did not */
+      promptTokens: number | null;
+      /** @description completion_tokens or output_tokens */
+      completionTokens: number | null;
+      /** @description total_tokens, or their sum */
+      totalTokens: number | null;
+    };
+    ModelCallChainDto: {
+      /**
+       * @description the call's place in its account's chain of model calls
+       * @example 42
+       */
+      seq: string;
+      /**
+       * @description SHA-256 hex
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      prevHash: string;
+      /**
+       * @description SHA-256 hex of prevHash followed by the canonical JSON of the call's fields (bodies by their SHA-256)
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      hash: string;
+    };
+    ModelCallSummaryDto: {
+      /**
+       * Format: uuid
+       * @description UUIDv7
+       */
+      id: string;
+      accountId: string;
+      /** @description the agent key the call came with */
+      agentKeyId: string;
+      /** @example POST */
+      method: string;
+      /**
+       * @description below /llm/openai/v1, with the query
+       * @example /chat/completions
+       */
+      path: string;
+      /** @description the provider's base URL the call went to */
+      upstreamUrl: string;
+      /** @description `model` of the request's JSON */
+      requestedModel: string | null;
+      /** @description `model` of the answer: the one that answered */
+      answeredModel: string | null;
+      /** @description the provider's id of the answer (chatcmpl-…, resp_…) */
+      responseId: string | null;
+      /** @description the provider's HTTP status; null when it sent none */
+      httpStatus: number | null;
+      /**
+       * @description `answered`: the whole answer was passed on; `cancelled`: the agent went away first; `failed`: the provider could not be reached, was too slow or broke off
+       * @enum {string}
+       */
+      outcome: 'answered' | 'cancelled' | 'failed';
+      /** @description why a failed call failed (the gateway's words) */
+      error: string | null;
+      usage: components['schemas']['TokenUsageDto'];
+      /**
+       * Format: date-time
+       * @description when the gateway received the request
+       */
+      startedAt: string;
+      /**
+       * Format: date-time
+       * @description when the first byte of the answer's body came (time to first token, for a stream)
+       */
+      firstByteAt: string | null;
+      /**
+       * Format: date-time
+       * @description when the answer had come whole (or the call stopped)
+       */
+      finishedAt: string;
+      /**
+       * @description SHA-256 hex of the request body as the agent sent it (and the provider got it)
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      requestSha256: string;
+      /**
+       * @description SHA-256 hex of the answer body as the provider sent it (and the agent got it)
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      responseSha256: string;
+      chain: components['schemas']['ModelCallChainDto'];
+    };
+    ModelCallPageDto: {
+      /** @description newest first */
+      data: components['schemas']['ModelCallSummaryDto'][];
+      /** @description pass as `cursor` for the next page; null on the last */
+      nextCursor: string | null;
+    };
+    ModelCallDto: {
+      /**
+       * Format: uuid
+       * @description UUIDv7
+       */
+      id: string;
+      accountId: string;
+      /** @description the agent key the call came with */
+      agentKeyId: string;
+      /** @example POST */
+      method: string;
+      /**
+       * @description below /llm/openai/v1, with the query
+       * @example /chat/completions
+       */
+      path: string;
+      /** @description the provider's base URL the call went to */
+      upstreamUrl: string;
+      /** @description `model` of the request's JSON */
+      requestedModel: string | null;
+      /** @description `model` of the answer: the one that answered */
+      answeredModel: string | null;
+      /** @description the provider's id of the answer (chatcmpl-…, resp_…) */
+      responseId: string | null;
+      /** @description the provider's HTTP status; null when it sent none */
+      httpStatus: number | null;
+      /**
+       * @description `answered`: the whole answer was passed on; `cancelled`: the agent went away first; `failed`: the provider could not be reached, was too slow or broke off
+       * @enum {string}
+       */
+      outcome: 'answered' | 'cancelled' | 'failed';
+      /** @description why a failed call failed (the gateway's words) */
+      error: string | null;
+      usage: components['schemas']['TokenUsageDto'];
+      /**
+       * Format: date-time
+       * @description when the gateway received the request
+       */
+      startedAt: string;
+      /**
+       * Format: date-time
+       * @description when the first byte of the answer's body came (time to first token, for a stream)
+       */
+      firstByteAt: string | null;
+      /**
+       * Format: date-time
+       * @description when the answer had come whole (or the call stopped)
+       */
+      finishedAt: string;
+      /**
+       * @description SHA-256 hex of the request body as the agent sent it (and the provider got it)
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      requestSha256: string;
+      /**
+       * @description SHA-256 hex of the answer body as the provider sent it (and the agent got it)
+       * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
+       */
+      responseSha256: string;
+      chain: components['schemas']['ModelCallChainDto'];
+      /** @description the request body as sent: JSON text */
+      requestBody: string;
+      /** @description the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so */
+      responseBody: string;
+      /**
+       * @description `base64` for an answer that was not UTF-8 text
+       * @enum {string}
+       */
+      responseEncoding: 'utf8' | 'base64';
     };
     ChainEndDto: {
       /**
@@ -2005,6 +2227,21 @@ export interface components {
       apiKey: string;
       secret: string;
       passphrase: string;
+    };
+    LlmUpstreamDto: {
+      /** Format: url */
+      baseUrl: string;
+      apiKey: string;
+    };
+    LlmUpstreamAnswerDto: {
+      accountId: string;
+      /** @description the provider's base URL, as an OpenAI client's base_url */
+      baseUrl: string;
+      /**
+       * @description the key is stored encrypted and never returned
+       * @enum {string}
+       */
+      apiKey: 'stored';
     };
     CreateAgentKeyDto: {
       accountId: string;
@@ -3083,6 +3320,301 @@ export interface operations {
            *       "statusCode": 409,
            *       "code": "PROOF_NOT_READY",
            *       "message": "AI log … (seq 1843) is not covered by a signed checkpoint yet: …",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listModelCalls: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
+           *           "accountId": "default",
+           *           "agentKeyId": "6b1e2f0c-3d4a-4b5c-8d7e-9f0a1b2c3d4e",
+           *           "method": "POST",
+           *           "path": "/chat/completions",
+           *           "upstreamUrl": "https://api.openai.com/v1",
+           *           "requestedModel": "gpt-4o-mini",
+           *           "answeredModel": "gpt-4o-mini-2024-07-18",
+           *           "responseId": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
+           *           "httpStatus": 200,
+           *           "outcome": "answered",
+           *           "error": null,
+           *           "usage": {
+           *             "promptTokens": 41,
+           *             "completionTokens": 12,
+           *             "totalTokens": 53
+           *           },
+           *           "startedAt": "2026-11-22T10:00:00.000Z",
+           *           "firstByteAt": "2026-11-22T10:00:00.412Z",
+           *           "finishedAt": "2026-11-22T10:00:00.733Z",
+           *           "requestSha256": "9a0364b9e99bb480dd25e1f0284c8555a3d4b1b7c1a6e3f4d9c8b7a6e5f4d3c2",
+           *           "responseSha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+           *           "chain": {
+           *             "seq": "42",
+           *             "prevHash": "3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928",
+           *             "hash": "9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928"
+           *           }
+           *         }
+           *       ],
+           *       "nextCursor": "c2VxLjQx"
+           *     }
+           */
+          'application/json': components['schemas']['ModelCallPageDto'];
+        };
+      };
+      /** @description A field broke a rule; every failing field is named */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "code": "VALIDATION_FAILED",
+           *       "message": "request is not valid",
+           *       "errors": [
+           *         {
+           *           "path": "limit",
+           *           "message": "limit must not be greater than 100"
+           *         }
+           *       ],
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getModelCall: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The call */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
+           *       "accountId": "default",
+           *       "agentKeyId": "6b1e2f0c-3d4a-4b5c-8d7e-9f0a1b2c3d4e",
+           *       "method": "POST",
+           *       "path": "/chat/completions",
+           *       "upstreamUrl": "https://api.openai.com/v1",
+           *       "requestedModel": "gpt-4o-mini",
+           *       "answeredModel": "gpt-4o-mini-2024-07-18",
+           *       "responseId": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
+           *       "httpStatus": 200,
+           *       "outcome": "answered",
+           *       "error": null,
+           *       "usage": {
+           *         "promptTokens": 41,
+           *         "completionTokens": 12,
+           *         "totalTokens": 53
+           *       },
+           *       "startedAt": "2026-11-22T10:00:00.000Z",
+           *       "firstByteAt": "2026-11-22T10:00:00.412Z",
+           *       "finishedAt": "2026-11-22T10:00:00.733Z",
+           *       "requestSha256": "9a0364b9e99bb480dd25e1f0284c8555a3d4b1b7c1a6e3f4d9c8b7a6e5f4d3c2",
+           *       "responseSha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+           *       "chain": {
+           *         "seq": "42",
+           *         "prevHash": "3c9d0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928",
+           *         "hash": "9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928"
+           *       },
+           *       "requestBody": "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"BTCUSDT 1h candles ...\"}]}",
+           *       "responseBody": "{\"id\":\"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT\",\"object\":\"chat.completion\",\"model\":\"gpt-4o-mini-2024-07-18\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"BUY 0.01\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":41,\"completion_tokens\":12,\"total_tokens\":53}}",
+           *       "responseEncoding": "utf8"
+           *     }
+           */
+          'application/json': components['schemas']['ModelCallDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found for this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "code": "NOT_FOUND",
+           *       "message": "no AI log 0195f0c2-… for this account",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -7356,6 +7888,149 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['AccountDto'];
+        };
+      };
+      /** @description A field broke a rule; every failing field is named */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "code": "VALIDATION_FAILED",
+           *       "message": "request is not valid",
+           *       "errors": [
+           *         {
+           *           "path": "limit",
+           *           "message": "limit must not be greater than 100"
+           *         }
+           *       ],
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing or wrong admin token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "Authorization header must be \"Bearer <ADMIN_TOKEN>\"",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not found for this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "code": "NOT_FOUND",
+           *       "message": "no AI log 0195f0c2-… for this account",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict with the current state; the message says which */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 409,
+           *       "code": "CONFLICT",
+           *       "message": "log 0195f0c2-… is not failed",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too many wrong admin tokens from this address; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "too many wrong admin tokens from this address; retry in 42 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setLlmUpstream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LlmUpstreamDto'];
+      };
+    };
+    responses: {
+      /** @description Stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accountId": "team-b",
+           *       "baseUrl": "https://api.openai.com/v1",
+           *       "apiKey": "stored"
+           *     }
+           */
+          'application/json': components['schemas']['LlmUpstreamAnswerDto'];
         };
       };
       /** @description A field broke a rule; every failing field is named */
