@@ -21,10 +21,12 @@ const dir = mkdtempSync(join(tmpdir(), 'console-proof-'));
 const { privateKey } = generateKeyPairSync('ed25519');
 const SIGNING_KEY = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 const GATEWAY_VKEY = noteVerifierKey(privateKey, ORIGIN);
+/** Another key of the same name: what a judge might pin when the gateway signs with something else. */
+const OTHER_VKEY = noteVerifierKey(generateKeyPairSync('ed25519').privateKey, ORIGIN);
 /** A witness configured but never running: its cosignature is missing from every checkpoint. */
 const ABSENT = generateKey('w2.example');
 
-describe("the console's proof: every field shown, the witnesses' cosignatures (headless Chromium)", () => {
+describe("the console's proof: every field shown, the witnesses' cosignatures, a pinned key (headless Chromium)", () => {
   const env: Record<string, string> = { AGENT_API_KEY: KEY, AUDIT_ORIGIN: ORIGIN, AUDIT_SIGNING_KEY: SIGNING_KEY };
   let witness: RunningWitness;
   let browser: Browser | undefined;
@@ -83,7 +85,9 @@ describe("the console's proof: every field shown, the witnesses' cosignatures (h
     expect(await verdictOf(page, 'verified')).toBe('Verified by the gateway and 1 witness');
     expect([await witnessResult(page, labels.running), await witnessResult(page, labels.absent)]).toEqual(['ok', 'missing']);
     expect(await page.locator(`[data-witness="${labels.running}"]`).textContent()).toMatch(/cosignature checked \(cosigned at \d{4}-\d\d-\d\dT/);
-    expect(await page.locator('#key-source').textContent()).toBe(`Checked against the key this gateway served, ${labelOf(GATEWAY_VKEY)}.`);
+    expect(await page.locator('#key-source').textContent()).toBe(
+      `Checked only against the key this gateway served, ${labelOf(GATEWAY_VKEY)}: pin the key you got out of band to check against it.`,
+    );
     expect(await page.locator('.proof .trust').textContent()).toMatch(/served by the gateway it checks.*npm run audit:verify.*\/verify page/);
 
     // One character of the witness's signature changed on its way (its key ID, the line's first bytes, kept).
@@ -142,6 +146,42 @@ describe("the console's proof: every field shown, the witnesses' cosignatures (h
       "this page shows the decision otherwise than the proof's entry: output.size (the page shows 1.1, the entry holds 1.10)",
     );
     expect(await page.locator('.json').first().textContent()).toContain(`"big": ${BIG}`);
+    expect([problems, unexpected()]).toEqual([[], []]);
+    await close();
+  });
+
+  itInBrowser("checks against a pinned key: another key pinned is Not verified, the gateway's is, and the pin outlives a reload", async () => {
+    const id = await logged('pinned');
+    const { page, close, problems, unexpected } = await decision(id);
+    await verdictOf(page, 'verified');
+    await page.locator('.pin summary').press('Enter');
+    const pin = async (key: string) => {
+      await page.locator('#pinned-key').fill(key);
+      await page.locator('#pinned-key').press('Enter');
+    };
+    await pin('not a key');
+    expect(await page.locator('#pinned-key-error').textContent()).toMatch(/^not a verifier key/);
+
+    await pin(OTHER_VKEY);
+    expect(await verdictOf(page, 'refused')).toBe('Not verified');
+    expect(await page.locator('.proof .reason').textContent()).toBe(
+      `the gateway serves the verifier key ${labelOf(GATEWAY_VKEY)}, not the one you pinned (${labelOf(OTHER_VKEY)}): its checkpoints are not signed by the key you trust`,
+    );
+    expect(await page.locator('#key-source').getAttribute('data-pinned')).toBe('true');
+
+    await page.getByRole('button', { name: 'Unpin' }).press('Enter');
+    await verdictOf(page, 'verified');
+    expect(await page.locator('#key-source').getAttribute('data-pinned')).toBe('false');
+    await pin(GATEWAY_VKEY);
+    await page.locator('#key-source[data-pinned="true"]').waitFor();
+    expect(await verdictOf(page, 'verified')).toBe('Verified by the gateway and 1 witness');
+    expect(await page.locator('#key-source').textContent()).toBe(`Checked against the key you pinned, ${labelOf(GATEWAY_VKEY)}.`);
+
+    // Kept in this browser for the account, so a reload checks against it again.
+    await page.reload();
+    await page.locator('#key-source[data-pinned="true"]').waitFor();
+    expect(await verdictOf(page, 'verified')).toBe('Verified by the gateway and 1 witness');
+    expect(await page.evaluate(() => (globalThis as any).localStorage.getItem('console.pinned-verifier-key.default'))).toBe(GATEWAY_VKEY);
     expect([problems, unexpected()]).toEqual([[], []]);
     await close();
   });

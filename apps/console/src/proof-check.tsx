@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useConsole } from './context';
 import { plural } from './format';
+import { PinKey } from './pin-key';
+import { readPinnedKey } from './pinned-key';
 import { type Checked, checkProof, type KeySource, type WitnessCheck } from './proof';
 import { chainHash, differences, type Shown } from './proof-fields';
 
@@ -43,6 +45,8 @@ function headline(verdict: Verdict): string {
  */
 export function ProofCheck({ shown }: { shown: Shown }) {
   const { api } = useConsole();
+  const account = api.account ?? '';
+  const [pinned, setPinned] = useState(() => readPinnedKey(api.account));
   const [turn, setTurn] = useState(0);
   const [checked, setChecked] = useState<Checked>({ kind: 'checking' });
   const [hashed, setHashed] = useState<Hashed>();
@@ -50,12 +54,14 @@ export function ProofCheck({ shown }: { shown: Shown }) {
   const { id } = shown;
   const seq = shown.chain.seq;
 
+  useEffect(() => setPinned(readPinnedKey(api.account)), [api.account]);
+
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let url: string | undefined;
     setChecked({ kind: 'checking' });
-    void checkProof(api, id).then(({ checked: found, proof }) => {
+    void checkProof(api, id, pinned).then(({ checked: found, proof }) => {
       if (!live) return;
       setChecked(found);
       // The proof as fetched, to save and check again offline (npm run audit:verify, or the /verify page).
@@ -68,7 +74,7 @@ export function ProofCheck({ shown }: { shown: Shown }) {
       clearTimeout(timer);
       if (url) URL.revokeObjectURL(url);
     };
-  }, [api, id, seq, turn]);
+  }, [api, id, seq, turn, pinned]);
 
   const { prevHash } = shown.chain;
   useEffect(() => {
@@ -125,6 +131,7 @@ export function ProofCheck({ shown }: { shown: Shown }) {
           to check it offline on the <a href="/verify">verifier page</a> or with <code>npm run audit:verify</code>.
         </p>
       )}
+      {account && <PinKey account={account} pinned={pinned} onChange={setPinned} />}
     </section>
   );
 }
@@ -132,7 +139,9 @@ export function ProofCheck({ shown }: { shown: Shown }) {
 function KeyLine({ keySource }: { keySource: KeySource }) {
   return (
     <p id="key-source" data-pinned={String(keySource.pinned)}>
-      Checked against the key this gateway served, {keySource.label}.
+      {keySource.pinned
+        ? `Checked against the key you pinned, ${keySource.label}.`
+        : `Checked only against the key this gateway served, ${keySource.label}: pin the key you got out of band to check against it.`}
     </p>
   );
 }

@@ -7,8 +7,8 @@ export type VerifiedReport = Extract<ProofReport, { ok: true }>;
 /** One witness's cosignature on the proof's checkpoint: verified by its key, absent, or present and not verifying. */
 export type WitnessCheck = { witness: string } & ({ result: 'ok'; at: string } | { result: 'missing' } | { result: 'bad'; reason: string });
 
-/** The key the checkpoint was checked against: the one the gateway served. */
-export type KeySource = { pinned: false; label: string };
+/** The key the checkpoint was checked against: one the judge pinned (got out of band), or only the one the gateway served. */
+export type KeySource = { pinned: true; label: string } | { pinned: false; label: string };
 
 /** The signatures' verdict, before the page's fields are compared with the entry (see proof-fields.ts). */
 export type Checked =
@@ -26,9 +26,10 @@ const NO_WEBCRYPTO = 'this browser gives this page no WebCrypto, which it does o
 
 /**
  * Fetches the log's proof, the gateway's verifier key and the witnesses' keys, and checks here, with WebCrypto: the
- * checkpoint's signature by that key for this account's tree, each witness's cosignature, and the entry's inclusion.
+ * checkpoint's signature by the pinned key (or, with none pinned, the served one) for this account's tree, each
+ * witness's cosignature, and the entry's inclusion. A served key other than the pinned one is refused outright.
  */
-export async function checkProof(api: Client, id: string): Promise<{ checked: Checked; proof?: Uint8Array<ArrayBuffer> }> {
+export async function checkProof(api: Client, id: string, pinned: string | undefined): Promise<{ checked: Checked; proof?: Uint8Array<ArrayBuffer> }> {
   if (typeof crypto !== 'object' || !crypto.subtle) return { checked: { kind: 'refused', reason: NO_WEBCRYPTO } };
   let proof: Uint8Array<ArrayBuffer>;
   let served: string;
@@ -46,8 +47,13 @@ export async function checkProof(api: Client, id: string): Promise<{ checked: Ch
       return { checked: { kind: 'not-ready', retryAfter: error.retryAfter ?? 5, message: error.message } };
     return { checked: { kind: 'unavailable', message: error.message } };
   }
-  const vkey = served;
-  const key: KeySource = { pinned: false, label: keyLabel(vkey) };
+  if (pinned !== undefined && pinned !== served) {
+    const [shown, yours] = keyLabel(served) === keyLabel(pinned) ? [served, pinned] : [keyLabel(served), keyLabel(pinned)];
+    const reason = `the gateway serves the verifier key ${shown}, not the one you pinned (${yours}): its checkpoints are not signed by the key you trust`;
+    return { checked: { kind: 'refused', reason, key: { pinned: true, label: keyLabel(pinned) } }, proof };
+  }
+  const vkey = pinned ?? served;
+  const key: KeySource = { pinned: pinned !== undefined, label: keyLabel(vkey) };
   // The origin comes from the key's name (AUDIT_ORIGIN): a proof of another gateway's or another account's tree fails.
   const policy = { key: vkey, origin: `${vkey.split('+')[0]}/${api.account}` };
   const base = await verify(proof, policy);
