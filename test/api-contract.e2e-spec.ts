@@ -62,6 +62,7 @@ describe('the OpenAPI document matches real answers', () => {
       ['POST', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
       ['GET', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
       ['GET', '/v1/audit/public-key', '/v1/audit/public-key'],
+      ['GET', '/v1/audit/witnesses', '/v1/audit/witnesses'],
       ['POST', '/v1/orders/cancel-batch', '/v1/orders/cancel-batch', { symbol: 'BTCUSDT', ids: ['1'] }],
     ];
     const problems = [];

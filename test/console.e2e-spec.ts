@@ -149,7 +149,7 @@ describe('the console (/console, headless Chromium)', () => {
     await checkpoint(TEAM_A);
     await page.getByRole('button', { name: 'Check now' }).press('Enter');
     await page.locator('#verdict[data-verdict="verified"]').waitFor();
-    expect(await verdict.textContent()).toBe('Verified');
+    expect(await verdict.textContent()).toBe("Verified by the gateway's key");
     await page.screenshot({ path: join(SHOTS, 'decision.png'), fullPage: true });
 
     // One byte of the proof's entry changed on its way: the page's own check refuses it.

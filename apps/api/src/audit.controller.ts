@@ -16,15 +16,17 @@ import {
   AuditReportService,
   AuditSigner,
   AuditWindowQueryDto,
+  AuditWitnesses,
   exportWindow,
   type ChainHead,
   type CheckpointView,
   renderReport,
   REPORT_SECURITY,
   reportWindow,
+  type WitnessKeyView,
 } from '#libs/audit';
 import { disconnectSignal, NoQueryDto, securePage } from '#libs/http';
-import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, ConsistencyDto, PublicKeyDto } from './audit.responses.js';
+import { AuditCheckDto, ChainHeadDto, CheckpointDto, CheckpointListDto, ConsistencyDto, PublicKeyDto, WitnessKeyListDto } from './audit.responses.js';
 import { AgentApi, Scopes } from './controller-kinds.js';
 
 const HASH = '9f2c0b7e5d4a3c1b0e9f8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928';
@@ -103,6 +105,7 @@ export class AuditController {
     private readonly signer: AuditSigner,
     private readonly reports: AuditReportService,
     private readonly proofs: AuditProofs,
+    private readonly witnesses: AuditWitnesses,
   ) {}
 
   @Get('head')
@@ -174,6 +177,18 @@ export class AuditController {
     const vkey = this.signer.verifierKey();
     if (!vkey) throw new NotFoundException('no audit signing key is configured (AUDIT_SIGNING_KEY)');
     void reply.type('text/plain; charset=utf-8').send(`${vkey}\n`);
+  }
+
+  @Get('witnesses')
+  @ApiEndpoint(
+    'The witnesses asked to cosign each checkpoint, with their verifier keys',
+    "The witnesses of AUDIT_WITNESSES: the keys that check the cosignature lines (c2sp.org/tlog-cosignature) of the checkpoints and proofs. Served by the gateway itself, so a judge compares them with a list the team cannot change (the organiser's) before trusting them.",
+  )
+  @ApiAnswer(200, 'The configured witnesses', WitnessKeyListDto, {
+    data: [{ witness: HEAD.witnesses[0].witness, verifierKey: 'witness.example.org+8c4a2f10+BJ2f4x0kQm7p1V5sRkqH4tq0WfZbLxG2c9oD6jVnE1UA' }],
+  })
+  listAuditWitnesses(@Query() _query: NoQueryDto): { data: WitnessKeyView[] } {
+    return { data: this.witnesses.verifierKeys() };
   }
 
   @Get('consistency')

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId, ApiInstant, ApiNullable } from '#libs/api-docs';
-import type { AuditCheckView, ChainCheckView, ChainHead, CheckpointView, ConsistencyView, Finding, LogChainCheckView, WitnessView } from '#libs/audit';
+import type {
+  AuditCheckView,
+  ChainCheckView,
+  ChainHead,
+  CheckpointView,
+  ConsistencyView,
+  Finding,
+  LogChainCheckView,
+  WitnessKeyView,
+  WitnessView,
+} from '#libs/audit';
 
 /** The answers of /v1/audit, as OpenAPI schemas. Seqs are 64-bit: strings of digits. */
 
@@ -204,4 +214,17 @@ export class ConsistencyDto implements ConsistencyView {
 
   @ApiProperty({ type: [String], description: 'RFC 9162 consistency proof, SHA-256 hashes in base64; empty when from = to' })
   hashes: string[];
+}
+
+export class WitnessKeyDto implements WitnessKeyView {
+  @ApiProperty({ description: 'the witness, `<name>+<hex key id>`: the name and key id of its cosignature lines' })
+  witness: string;
+
+  @ApiProperty({ description: 'its c2sp.org/signed-note verifier key, `<name>+<hex key id>+<base64 key>`, as AUDIT_WITNESSES gives it' })
+  verifierKey: string;
+}
+
+export class WitnessKeyListDto {
+  @ApiProperty({ type: [WitnessKeyDto], description: 'in AUDIT_WITNESSES order; empty when none is configured' })
+  data: WitnessKeyDto[];
 }

@@ -7,6 +7,7 @@ import { when } from './format';
 import { JsonView, toNode } from './json-view';
 import { OrderEvidence } from './order-evidence';
 import { ProofCheck } from './proof-check';
+import type { Shown } from './proof-fields';
 import { Refusal } from './refusal';
 import type { LogDetail } from './types';
 import { useFetch } from './use-fetch';
@@ -19,6 +20,8 @@ interface Read {
   log: LogDetail;
   input: { node: JsonNode; source: string };
   output: { node: JsonNode; source: string };
+  /** The fields shown that the proof's entry also holds, as drawn here; null for a log accepted before the chain. */
+  shown: Shown | null;
 }
 
 /** The answer read twice: as plain JSON for its fields, and losslessly for input and output (no digit lost). */
@@ -34,7 +37,11 @@ function read(text: string): Read {
     const node = lossless?.k === 'o' ? lossless.members.get(name) : undefined;
     return node ? { node, source: text.slice(node.a, node.b) } : { node: toNode(log[name]), source: JSON.stringify(log[name]) };
   };
-  return { log, input: part('input'), output: part('output') };
+  const input = part('input');
+  const output = part('output');
+  const { id, model, stage, orderId, receivedAt, explanation, chain } = log;
+  const shown = chain && { id, model, stage, orderId, receivedAt, explanation, input: input.node, output: output.node, chain };
+  return { log, input, output, shown };
 }
 
 /** One decision: what the model saw and said, its uploads, the order it covers, and its proof checked here. */
@@ -55,7 +62,7 @@ export function Decision({ id }: { id: string }) {
         {error ? <Refusal error={error} what={`Decision ${id}`} /> : <p role="status">Loading…</p>}
       </>
     );
-  const { log, input, output } = data;
+  const { log, input, output, shown } = data;
   return (
     <article class="decision">
       <p>
@@ -124,7 +131,7 @@ export function Decision({ id }: { id: string }) {
         )}
       </section>
       {log.orderId && <OrderEvidence orderId={log.orderId} logId={log.id} />}
-      {log.chain && <ProofCheck log={log} />}
+      {shown && <ProofCheck shown={shown} />}
     </article>
   );
 }

@@ -145,3 +145,10 @@ export interface AgentKey {
   revokedAt: string | null;
   expiresAt: string | null;
 }
+
+/** A witness of AUDIT_WITNESSES as GET /v1/audit/witnesses lists it. */
+export interface WitnessKey {
+  /** `<name>+<hex key id>`: the name and key id its cosignature lines carry. */
+  witness: string;
+  verifierKey: string;
+}

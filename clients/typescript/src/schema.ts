@@ -227,6 +227,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/audit/witnesses': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The witnesses asked to cosign each checkpoint, with their verifier keys
+     * @description The witnesses of AUDIT_WITNESSES: the keys that check the cosignature lines (c2sp.org/tlog-cosignature) of the checkpoints and proofs. Served by the gateway itself, so a judge compares them with a list the team cannot change (the organiser's) before trusting them.
+     */
+    get: operations['listAuditWitnesses'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/audit/consistency': {
     parameters: {
       query?: never;
@@ -1521,6 +1541,16 @@ export interface components {
       receipts: components['schemas']['ChainCheckDto'];
       /** @description the first thing found broken */
       broken: components['schemas']['FindingDto'] | (never | null);
+    };
+    WitnessKeyDto: {
+      /** @description the witness, `<name>+<hex key id>`: the name and key id of its cosignature lines */
+      witness: string;
+      /** @description its c2sp.org/signed-note verifier key, `<name>+<hex key id>+<base64 key>`, as AUDIT_WITNESSES gives it */
+      verifierKey: string;
+    };
+    WitnessKeyListDto: {
+      /** @description in AUDIT_WITNESSES order; empty when none is configured */
+      data: components['schemas']['WitnessKeyDto'][];
     };
     ConsistencyDto: {
       /**
@@ -4314,6 +4344,106 @@ export interface operations {
            *       "statusCode": 404,
            *       "code": "NOT_FOUND",
            *       "message": "no AI log 0195f0c2-… for this account",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAuditWitnesses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configured witnesses */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "witness": "witness.example.org+8c4a2f10",
+           *           "verifierKey": "witness.example.org+8c4a2f10+BJ2f4x0kQm7p1V5sRkqH4tq0WfZbLxG2c9oD6jVnE1UA"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['WitnessKeyListDto'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope exchange:read or audit:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */

@@ -9,6 +9,14 @@ import { type ConfiguredWitness, parseWitnesses } from './witness-list.js';
 /** What one witness did with one checkpoint: its verified cosignature lines, or why there are none. */
 export type WitnessAnswer = { outcome: 'cosigned'; lines: string } | { outcome: Exclude<WitnessOutcome, 'cosigned'>; error: string };
 
+/** A configured witness as GET /v1/audit/witnesses shows it. */
+export interface WitnessKeyView {
+  /** `<name>+<hex key id>` of its cosignature key: the name and key id its signature lines carry. */
+  witness: string;
+  /** Its verifier key, `<name>+<hex key id>+<base64 key>`, as AUDIT_WITNESSES gives it. */
+  verifierKey: string;
+}
+
 /** A tlog-witness answer: the status, and the body as text. */
 interface Reply {
   status: number;
@@ -66,6 +74,11 @@ export class AuditWitnesses {
     );
     const lines = this.configured.map((w) => answers.get(w.label)).flatMap((a) => (a?.outcome === 'cosigned' ? [a.lines] : []));
     return { note: note + lines.join(''), answers };
+  }
+
+  /** Each configured witness's label and verifier key, in AUDIT_WITNESSES order: what a judge checks cosignatures with. */
+  verifierKeys(): WitnessKeyView[] {
+    return this.configured.map(({ label, verifierKey }) => ({ witness: label, verifierKey }));
   }
 
   /** The witnesses that have not cosigned a note whose signatures are `present`. */

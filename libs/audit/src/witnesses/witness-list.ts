@@ -7,6 +7,8 @@ export interface ConfiguredWitness {
   verifier: NoteVerifier;
   /** `<name>+<hex key id>`: how the witness is named in logs, metrics and the database. */
   label: string;
+  /** The verifier key as configured, served to judges' browsers (GET /v1/audit/witnesses) to check cosignatures. */
+  verifierKey: string;
 }
 
 /** Parses AUDIT_WITNESSES (`<url> <vkey>` entries separated by `;` or new lines); throws naming the entry that is wrong. */
@@ -21,7 +23,7 @@ export function parseWitnesses(text: string | undefined): ConfiguredWitness[] {
     if (!/^https?:\/\/[^\s]+$/.test(url ?? '') || !vkey || rest.length > 0) throw new Error(`${where}: expected "<http(s) URL> <verifier key>"`);
     try {
       const verifier = ed25519CosignatureVerifier(vkey);
-      return { url: url.replace(/\/+$/, ''), verifier, label: keyLabel(verifier.name, verifier.keyId) };
+      return { url: url.replace(/\/+$/, ''), verifier, label: keyLabel(verifier.name, verifier.keyId), verifierKey: vkey };
     } catch (error) {
       if (error instanceof SignedNoteError) throw new Error(`${where}: ${error.message}`, { cause: error });
       throw error;
