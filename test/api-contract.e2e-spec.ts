@@ -126,6 +126,7 @@ describe('the OpenAPI document matches real answers', () => {
       input: {},
       output: {},
       explanation: 'e',
+      modelCallIds: [],
       receivedAt: 't',
       uploadedAt: null,
       lastError: null,
