@@ -3,6 +3,7 @@ import { useConsole } from './context';
 import { CoverageChart } from './coverage-chart';
 import { countByModelStage, loadTimeline } from './coverage-data';
 import { fromLocalInput, localInput, when } from './format';
+import { LogText } from './log-text';
 import { Refusal } from './refusal';
 import { href, logHref, navigate } from './route';
 import type { Coverage } from './types';
@@ -164,9 +165,13 @@ function CoverageReport({ coverage, timeline }: { coverage: Coverage; timeline: 
             {counts.map((c) => (
               <tr key={`${c.model}\n${c.stage}`}>
                 <td>
-                  <a href={href('/logs', { model: c.model, stage: c.stage, from: coverage.from, to: coverage.to })}>{c.model}</a>
+                  <a href={href('/logs', { model: c.model, stage: c.stage, from: coverage.from, to: coverage.to })}>
+                    <LogText text={c.model} />
+                  </a>
                 </td>
-                <td>{c.stage}</td>
+                <td>
+                  <LogText text={c.stage} />
+                </td>
                 <td>{c.total}</td>
                 <td>{c.uploaded}</td>
                 <td>{c.pending}</td>

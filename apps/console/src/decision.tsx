@@ -5,6 +5,7 @@ import { Attempts } from './attempts';
 import { useConsole } from './context';
 import { when } from './format';
 import { JsonView, toNode } from './json-view';
+import { LogText } from './log-text';
 import { OrderEvidence } from './order-evidence';
 import { ProofCheck } from './proof-check';
 import { Refusal } from './refusal';
@@ -71,10 +72,10 @@ export function Decision({ id }: { id: string }) {
         </dd>
         <dt>Model and stage</dt>
         <dd>
-          {log.model} · {log.stage}
+          <LogText text={log.model} /> · <LogText text={log.stage} />
         </dd>
         <dt>Order</dt>
-        <dd>{log.orderId ?? 'none'}</dd>
+        <dd>{log.orderId ? <LogText text={log.orderId} /> : 'none'}</dd>
         <dt>Received</dt>
         <dd>{when(log.receivedAt)}</dd>
         <dt>Uploaded</dt>
@@ -82,7 +83,9 @@ export function Decision({ id }: { id: string }) {
         {log.lastError && (
           <>
             <dt>Last error</dt>
-            <dd class="wrap">{log.lastError}</dd>
+            <dd class="wrap">
+              <LogText text={log.lastError} />
+            </dd>
           </>
         )}
       </dl>
@@ -90,7 +93,9 @@ export function Decision({ id }: { id: string }) {
       {error && <Refusal error={error} what="The decision could not be read again" />}
       <section aria-labelledby="explanation-heading">
         <h2 id="explanation-heading">Explanation</h2>
-        <p class="prose">{log.explanation}</p>
+        <p class="prose">
+          <LogText text={log.explanation} />
+        </p>
       </section>
       <section aria-labelledby="input-heading">
         <h2 id="input-heading">Input</h2>

@@ -3,6 +3,7 @@ import { AccountStatusPanel } from './account-status';
 import { asApiError } from './api';
 import { useConsole } from './context';
 import { when } from './format';
+import { LogText, markHidden } from './log-text';
 import { Refusal } from './refusal';
 import { StatusCounts } from './status-counts';
 import type { AccountStatus, AgentKey, QueueOverview } from './types';
@@ -91,7 +92,7 @@ function AgentKeys() {
     if (armed !== key.id) return setArmed(key.id);
     try {
       await api.remove(`/admin/agents/${encodeURIComponent(key.id)}`);
-      setMessage(`Revoked ${key.label}.`);
+      setMessage(`Revoked ${markHidden(key.label)}.`);
       keys.reload();
     } catch (failure) {
       setMessage(`Not revoked: ${asApiError(failure).message}`);
@@ -106,7 +107,10 @@ function AgentKeys() {
       <ul class="keys">
         {keys.data?.data.map((k) => (
           <li key={k.id}>
-            <strong>{k.label}</strong> ({k.scopes.join(', ')}), created {when(k.createdAt)}
+            <strong>
+              <LogText text={k.label} />
+            </strong>{' '}
+            ({k.scopes.join(', ')}), created {when(k.createdAt)}
             {k.expiresAt && `, expires ${when(k.expiresAt)}`}
             {k.revokedAt ? (
               `, revoked ${when(k.revokedAt)}`
@@ -114,7 +118,7 @@ function AgentKeys() {
               <>
                 {' '}
                 <button type="button" onClick={() => revoke(k)}>
-                  {armed === k.id ? `Confirm: revoke ${k.label}` : 'Revoke'}
+                  {armed === k.id ? `Confirm: revoke ${markHidden(k.label)}` : 'Revoke'}
                 </button>
               </>
             )}

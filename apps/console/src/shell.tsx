@@ -5,6 +5,7 @@ import { CoverageView } from './coverage';
 import { Decision } from './decision';
 import { Decisions } from './decisions';
 import { Health } from './health';
+import { LogText, markHidden } from './log-text';
 import { type Route, useRoute } from './route';
 import type { Account, Session } from './types';
 import { useFetch } from './use-fetch';
@@ -62,7 +63,7 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
               <select value={picked ?? ''} onChange={(e) => setPicked(e.currentTarget.value)} disabled={!accounts.data}>
                 {accounts.data?.data.map((a) => (
                   <option key={a.id} value={a.id}>
-                    {a.name} ({a.id})
+                    {markHidden(a.name)} ({a.id})
                   </option>
                 ))}
               </select>
@@ -74,7 +75,11 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
           )}
           <span class="role" title={`expires ${session.expiresAt}`}>
             {session.role}
-            {session.label === session.role ? '' : `: ${session.label}`}
+            {session.label !== session.role && (
+              <>
+                : <LogText text={session.label} />
+              </>
+            )}
           </span>
           <button type="button" onClick={() => void signOut().then(onSignedOut, onSignedOut)}>
             Sign out
