@@ -4,6 +4,7 @@ import { README_SAMPLE_ORDER_ID } from '../apps/exchange-sim/src/index.js';
 import { itInBrowser } from './support/browser.js';
 import { consoleBrowser } from './support/console-page.js';
 import { gatewaySuite } from './support/gateway-suite.js';
+import { waitFor } from './support/wait-for.js';
 
 const ADMIN = 'admin-token-for-console-text-tests';
 const TEAM = 'agent-key-of-the-team-for-console-text-tests';
@@ -16,12 +17,18 @@ const BIDI = {
   output: { note: 'zq-out\u200Fy' },
 };
 const BIDI_LABEL = 'zq-bot\u202Eyek';
+const LONG = { model: `m${'x'.repeat(299)}`, stage: `s${'y'.repeat(299)}`, explanation: 'z'.repeat(1000) };
+/** Labels and account names stop at 200 characters. */
+const LONG_NAME = `k${'w'.repeat(199)}`;
+/** The harness simulator's account that is not on the AI-log allowlist. */
+const REFUSED = { apiKey: 'sim-key-not-allowlisted', secret: 'sim-secret-not-allowlisted', passphrase: 'sim-pass-not-allowlisted' };
 const CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 
 /**
- * What a log's text may do to the page around it: bidi controls shown, not applied, and isolated from the next field.
+ * What a log's text may do to the page around it: bidi controls shown, not applied, and isolated from the next field;
+ * strings with no space wrapped or scrolled in their own box, never the page's.
  */
-describe('the console shows hostile log text (headless Chromium)', () => {
+describe('the console shows hostile and long log text (headless Chromium)', () => {
   const suite = gatewaySuite({ AGENT_API_KEY: TEAM, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex'), EVIDENCE_SYNC_INTERVAL_MS: '2000' });
   const open = consoleBrowser();
   const url = (path: string) => `${suite.harness.apiUrl}${path}`;
@@ -47,6 +54,16 @@ describe('the console shows hostile log text (headless Chromium)', () => {
         if (!isolated) bad.push(node.data);
       }
       return bad;
+    });
+  /** 'fits', or the innermost elements that reach past a 390 px viewport's right edge outside any scrolling box. */
+  const fit = (page: Page) =>
+    page.evaluate(() => {
+      const { document: doc, getComputedStyle } = globalThis as any;
+      if (doc.scrollingElement.scrollWidth <= 390) return 'fits';
+      const clipped = (el: any): boolean => !!el.parentElement && (getComputedStyle(el.parentElement).overflowX !== 'visible' || clipped(el.parentElement));
+      const past = [...doc.querySelectorAll('#app *')].filter((el: any) => el.getBoundingClientRect().right > 390 && !clipped(el));
+      const innermost = past.filter((el: any) => !past.some((other: any) => other !== el && el.contains(other)));
+      return innermost.map((el: any) => `${el.tagName.toLowerCase()}.${el.className}`).join(' ');
     });
   const appText = (page: Page) => page.evaluate(() => (globalThis as any).document.getElementById('app').textContent as string);
   async function expectControlsShownNotApplied(page: Page) {
@@ -103,5 +120,45 @@ describe('the console shows hostile log text (headless Chromium)', () => {
     await expectControlsShownNotApplied(team.page);
     expect([team.problems, team.unexpected()]).toEqual([[], []]);
     await team.close();
+  });
+
+  itInBrowser('reads every view at 390 px wide with 300-character names: the page never scrolls sideways', async () => {
+    await post(LONG, README_SAMPLE_ORDER_ID);
+    const id = await post(LONG, README_SAMPLE_ORDER_ID);
+    // The evidence sync has brought the exchange's orders: the coverage view lists those no decision names.
+    await waitFor('uncovered orders', async () => {
+      const res = await fetch(url('/v1/compliance/coverage'), { headers: { authorization: `Bearer ${TEAM}` } });
+      return ((await res.json()) as { uncoveredOrders: unknown[] }).uncoveredOrders.length > 0 || undefined;
+    });
+    const key = await call(ADMIN, '/admin/agents', { accountId: 'default', label: LONG_NAME });
+    const { simulator } = suite.harness;
+    const account = { id: 'long-name', name: LONG_NAME, ...REFUSED, baseUrl: simulator.url, spotBaseUrl: simulator.spotUrl };
+    expect([key.status, (await call(ADMIN, '/admin/accounts', account)).status]).toEqual([201, 201]);
+    const views: [string, string][] = [
+      ['#/logs', `[data-log-id="${id}"]`],
+      [`#/logs/${id}`, '.evidence li a'],
+      ['#/coverage', 'table a[href*="orderId="]'],
+      ['#/health', '#account-heading ~ p strong'],
+    ];
+    const fits: string[][] = [];
+    // An admin's header lists the long account name; a team's names its key's long label.
+    for (const [who, credential] of [
+      ['admin', ADMIN],
+      ['team', ((await key.json()) as { key: string }).key],
+    ]) {
+      const { page, close, problems, unexpected } = await open(url('/console'), credential, { viewport: { width: 390, height: 844 } });
+      for (const [view, shown] of views) {
+        await page.goto(url(`/console${view}`));
+        await page.locator(shown).first().waitFor();
+        fits.push([who, view, await fit(page)]);
+      }
+      // The wide tables scroll in their own boxes.
+      await page.goto(url('/console#/coverage'));
+      await page.locator('table a[href*="model=mxxx"]').waitFor();
+      expect(await page.locator('.scroll').evaluateAll((boxes: any[]) => boxes.map((box) => box.clientWidth <= 390))).not.toContain(false);
+      expect([problems, unexpected(`409 /v1/ai-logs/${id}/proof`)]).toEqual([[], []]);
+      await close();
+    }
+    expect(fits).toEqual(['admin', 'team'].flatMap((who) => views.map(([view]) => [who, view, 'fits'])));
   });
 });

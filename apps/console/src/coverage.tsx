@@ -164,12 +164,12 @@ function CoverageReport({ coverage, timeline }: { coverage: Coverage; timeline: 
           <tbody>
             {counts.map((c) => (
               <tr key={`${c.model}\n${c.stage}`}>
-                <td>
+                <td class="wrap">
                   <a href={href('/logs', { model: c.model, stage: c.stage, from: coverage.from, to: coverage.to })}>
                     <LogText text={c.model} />
                   </a>
                 </td>
-                <td>
+                <td class="wrap">
                   <LogText text={c.stage} />
                 </td>
                 <td>{c.total}</td>

@@ -77,7 +77,10 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
             {session.role}
             {session.label !== session.role && (
               <>
-                : <LogText text={session.label} />
+                :{' '}
+                <span class="clip" title={markHidden(session.label)}>
+                  <LogText text={session.label} />
+                </span>
               </>
             )}
           </span>
