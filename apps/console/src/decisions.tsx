@@ -7,8 +7,6 @@ import { logHref } from './route';
 import type { LogSummary } from './types';
 import { useLiveLogs } from './use-live-logs';
 
-const PAGE = 50;
-
 /** The account's decisions, newest first, filtered as the hash says; new ones appear while the page is open. */
 export function Decisions({ query }: { query: URLSearchParams }) {
   const { api } = useConsole();
@@ -17,7 +15,6 @@ export function Decisions({ query }: { query: URLSearchParams }) {
     const value = query.get(name);
     if (value) params.set(name, value);
   }
-  params.set('limit', String(PAGE));
   const { logs, error, loading, news, more } = useLiveLogs(api, params.toString());
 
   return (
