@@ -58,4 +58,31 @@ describe('the console keeps up with the gateway (headless Chromium)', () => {
       await close();
     }
   });
+
+  itInBrowser("never shows an earlier window's coverage while a new one loads or under its error", async () => {
+    const { page, close, problems, unexpected } = await open(url('/console'), TEAM);
+    await page.goto(url('/console#/coverage?days=7'));
+    await page.locator('.chart canvas').waitFor();
+
+    // The next window's answer is held: the page says it is loading, and shows no report.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/compliance/coverage?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(url('/console#/coverage?days=1'));
+    await page.getByText('Loading…').waitFor();
+    expect(await page.locator('.tiles, .chart').count()).toBe(0);
+    release();
+    await page.locator('.chart canvas').waitFor();
+    await page.unroute('**/v1/compliance/coverage?*');
+
+    // A window the gateway refuses (over 90 days): its error alone, not the last window's report under it.
+    await page.goto(url('/console#/coverage?from=2020-01-01T00%3A00%3A00.000Z&to=2021-01-01T00%3A00%3A00.000Z'));
+    await page.locator('.refusal').waitFor();
+    expect(await page.locator('.tiles, .chart, h2').count()).toBe(0);
+    expect([problems, unexpected('400 /v1/compliance/coverage')]).toEqual([[], []]);
+    await close();
+  });
 });
