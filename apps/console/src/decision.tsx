@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type JsonNode, tlogProofVerifier } from 'tlog-verifier';
+import { ActionButton } from './action-button';
 import { asApiError } from './api';
 import { Attempts } from './attempts';
 import { useConsole } from './context';
@@ -142,27 +143,19 @@ export function Decision({ id }: { id: string }) {
 function RetryButton({ id, failed, onQueued }: { id: string; failed: boolean; onQueued(): void }) {
   const { api } = useConsole();
   const [message, setMessage] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const retry = async () => {
-    setBusy(true);
     try {
       await api.post(`/admin/logs/${encodeURIComponent(id)}/retry`);
       setMessage('Queued again.');
       onQueued();
     } catch (failure) {
       setMessage(`Not retried: ${asApiError(failure).message}`);
-    } finally {
-      setBusy(false);
     }
   };
   if (!failed && message === undefined) return null;
   return (
     <p class="actions">
-      {failed && (
-        <button type="button" onClick={retry} disabled={busy}>
-          Retry upload
-        </button>
-      )}{' '}
+      {failed && <ActionButton onPress={retry}>Retry upload</ActionButton>}
       <span role="status">{message}</span>
     </p>
   );

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { AccountStatusPanel } from './account-status';
+import { ActionButton } from './action-button';
 import { asApiError } from './api';
 import { useConsole } from './context';
 import { when } from './format';
 import { LogText, markHidden } from './log-text';
 import { Refusal } from './refusal';
+import { RevokeButton } from './revoke-button';
 import { StatusCounts } from './status-counts';
 import type { AccountStatus, AgentKey, QueueOverview } from './types';
 import { useFetch } from './use-fetch';
@@ -67,9 +69,7 @@ export function AdminHealth() {
             status={s}
             actions={
               <>
-                <button type="button" onClick={() => act(s.paused ? 'resume' : 'pause')}>
-                  {s.paused ? 'Resume uploads' : 'Pause uploads'}
-                </button>{' '}
+                <ActionButton onPress={() => act(s.paused ? 'resume' : 'pause')}>{s.paused ? 'Resume uploads' : 'Pause uploads'}</ActionButton>{' '}
                 <span role="status">{message}</span>
               </>
             }
@@ -85,11 +85,8 @@ export function AdminHealth() {
 function AgentKeys() {
   const { api } = useConsole();
   const keys = useFetch(() => api.json<{ data: AgentKey[] }>(`/admin/agents?accountId=${encodeURIComponent(api.account!)}`), [api]);
-  const [armed, setArmed] = useState<string>();
   const [message, setMessage] = useState<string>();
   const revoke = async (key: AgentKey) => {
-    // A second press confirms: no dialog, and the keyboard can reach both.
-    if (armed !== key.id) return setArmed(key.id);
     try {
       await api.remove(`/admin/agents/${encodeURIComponent(key.id)}`);
       setMessage(`Revoked ${markHidden(key.label)}.`);
@@ -97,7 +94,6 @@ function AgentKeys() {
     } catch (failure) {
       setMessage(`Not revoked: ${asApiError(failure).message}`);
     }
-    setArmed(undefined);
   };
   return (
     <section aria-labelledby="keys-heading">
@@ -117,9 +113,7 @@ function AgentKeys() {
             ) : (
               <>
                 {' '}
-                <button type="button" onClick={() => revoke(k)}>
-                  {armed === k.id ? `Confirm: revoke ${markHidden(k.label)}` : 'Revoke'}
-                </button>
+                <RevokeButton label={k.label} onRevoke={() => revoke(k)} />
               </>
             )}
           </li>
