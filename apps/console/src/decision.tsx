@@ -47,15 +47,16 @@ export function Decision({ id }: { id: string }) {
     [api, id],
     (d) => (d && !FINAL.has(d.log.status) ? UNTIL_FINAL_MS : undefined),
   );
+  // The same article and heading as the loaded view, so that the heading keeps the focus when the log arrives.
   if (!data)
     return (
-      <>
+      <article class="decision">
         <p>
           <a href="#/logs">All decisions</a>
         </p>
         <h1 tabIndex={-1}>Decision</h1>
         {error ? <Refusal error={error} what={`Decision ${id}`} /> : <p role="status">Loading…</p>}
-      </>
+      </article>
     );
   const { log, input, output } = data;
   return (

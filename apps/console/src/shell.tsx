@@ -18,8 +18,11 @@ const NAV = [
   ['/health', 'Health'],
 ] as const;
 
-/** The signed-in console: navigation, the account on view (an admin picks one), and the view the hash names. */
-export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(): void }) {
+/**
+ * The signed-in console: navigation, the account on view (an admin picks one), and the view the hash names.
+ * `signedIn`: the session was just made by the form, so the first view's heading takes the focus too.
+ */
+export function Shell({ session, signedIn, onSignedOut }: { session: Session; signedIn?: boolean; onSignedOut(): void }) {
   const route = useRoute();
   const admin = session.role === 'admin';
   const [picked, setPicked] = useState<string | null>(() => (admin ? sessionStorage.getItem(PICKED) : null));
@@ -33,13 +36,22 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
   const account = admin ? (accounts.data?.data.some((a) => a.id === picked) ? picked : null) : session.accountId;
   const api = useMemo(() => client(account, admin), [account, admin]);
 
-  // A new view takes the focus to its heading, so that a screen reader starts there.
+  // A new view, or the first after sign-in, takes the focus to its heading, so that a screen reader starts there. The
+  // heading may come a render later (an admin's view waits for the accounts): each render looks until it is there.
   const main = useRef<HTMLElement>(null);
+  const focusPending = useRef(signedIn === true);
   const first = useRef(true);
   useEffect(() => {
-    if (!first.current) main.current?.querySelector<HTMLElement>('h1')?.focus();
+    if (!first.current) focusPending.current = true;
     first.current = false;
   }, [route.path]);
+  useEffect(() => {
+    const heading = focusPending.current ? main.current?.querySelector<HTMLElement>('h1') : undefined;
+    if (heading) {
+      heading.focus();
+      focusPending.current = false;
+    }
+  });
 
   const section = '/' + (route.path.split('/')[1] || 'logs');
   return (

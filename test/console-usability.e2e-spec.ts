@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { itInBrowser } from './support/browser.js';
+import { consoleBrowser } from './support/console-page.js';
+import { gatewaySuite } from './support/gateway-suite.js';
+
+const ADMIN = 'admin-token-for-console-usability-tests';
+const TEAM = 'agent-key-of-the-team-for-console-usability-tests';
+
+/** Small things a person notices: where the focus goes, what a wrong key is called, which clock a time is on. */
+describe('the console, for the person using it (headless Chromium)', () => {
+  const suite = gatewaySuite({ AGENT_API_KEY: TEAM, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') });
+  const open = consoleBrowser();
+  const url = (path: string) => `${suite.harness.apiUrl}${path}`;
+
+  /** Waits until the focus is on the view's heading, and it reads `text`. */
+  const headingFocused = (page: Page, text: string) =>
+    page.waitForFunction((wanted) => {
+      const focused = (globalThis as any).document.activeElement;
+      return focused?.tagName === 'H1' && focused.textContent === wanted;
+    }, text);
+
+  itInBrowser("takes the focus to the first view's heading once signed in, and keeps it there while a log loads", async () => {
+    const posted = await fetch(url('/v1/ai-logs'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEAM}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'focus' }),
+    });
+    const { id } = (await posted.json()) as { id: string };
+    for (const credential of [TEAM, ADMIN]) {
+      const { page, close, problems, unexpected } = await open(url('/console'), credential);
+      await headingFocused(page, 'Decisions');
+      await page.locator(`[data-log-id="${id}"] a`).press('Enter');
+      await headingFocused(page, `Decision ${id}`);
+      expect([problems, unexpected(`409 /v1/ai-logs/${id}/proof`)]).toEqual([[], []]);
+      await close();
+    }
+  });
+});
