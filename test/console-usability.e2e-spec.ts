@@ -36,4 +36,12 @@ describe('the console, for the person using it (headless Chromium)', () => {
       await close();
     }
   });
+
+  it('sends /console/ to /console', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(url('/console/'), { method, redirect: 'manual' });
+      expect([method, res.status, res.headers.get('location')]).toEqual([method, 308, '/console']);
+    }
+    expect((await fetch(url('/console/'))).url).toBe(url('/console'));
+  });
 });
