@@ -9,7 +9,8 @@ const TEAM = 'agent-key-of-the-team-for-console-usability-tests';
 
 /** Small things a person notices: where the focus goes, what a wrong key is called, which clock a time is on. */
 describe('the console, for the person using it (headless Chromium)', () => {
-  const suite = gatewaySuite({ AGENT_API_KEY: TEAM, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') });
+  // Two wrong credentials from an address, and its next ones are refused for a while.
+  const suite = gatewaySuite({ AGENT_API_KEY: TEAM, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex'), ADMIN_AUTH_MAX_FAILURES: '2' });
   const open = consoleBrowser();
   const url = (path: string) => `${suite.harness.apiUrl}${path}`;
 
@@ -43,5 +44,30 @@ describe('the console, for the person using it (headless Chromium)', () => {
       expect([method, res.status, res.headers.get('location')]).toEqual([method, 308, '/console']);
     }
     expect((await fetch(url('/console/'))).url).toBe(url('/console'));
+  });
+
+  itInBrowser('calls a mistyped key not recognised, never a wrong admin token, also once the address is held back', async () => {
+    const { page, close, problems, unexpected } = await open(url('/console'), undefined);
+    const said: string[] = [];
+    await page.locator('#credential').fill(`${TEAM}x`);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // The form clears its error as it sends: once the answer is in, the next text is this attempt's.
+      const answered = page.waitForResponse((r) => r.url().endsWith('/console/session') && r.request().method() === 'POST');
+      await page.locator('#credential').press('Enter');
+      await answered;
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('#credential-error').textContent !== '');
+      said.push((await page.locator('#credential-error').textContent())!);
+    }
+    expect(said.slice(0, 2)).toEqual(Array(2).fill('That key or token was not recognised: check it and try again.'));
+    expect(said[2]).toMatch(/^Too many keys or tokens not recognised from this address: try again in \d+ s\.$/);
+    // The gateway's answer says so too.
+    const res = await fetch(url('/console/session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credential: 'x' }),
+    });
+    expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([429, expect.stringMatching(/^too many credentials not recognised/)]);
+    expect([problems, unexpected('429 /console/session')]).toEqual([[], []]);
+    await close();
   });
 });

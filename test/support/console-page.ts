@@ -44,13 +44,14 @@ export async function signInByKeyboard(page: Page, credential: string): Promise<
 }
 
 /**
- * One Chromium for a test file, closed after it. `open(url, credential)` signs a new context in at `url` by keyboard,
- * watched from its first request (`before` adds listeners first); `options` go to the context (viewport, timezoneId).
+ * One Chromium for a test file, closed after it. `open(url, credential)` signs a new context in at `url` by keyboard
+ * (with no credential, it stays at the sign-in form), watched from its first request (`before` adds listeners first);
+ * `options` go to the context (viewport, timezoneId).
  */
 export function consoleBrowser() {
   let browser: Browser | undefined;
   afterAll(async () => browser?.close());
-  return async function open(url: string, credential: string, options: BrowserContextOptions & { before?: (page: Page) => void } = {}) {
+  return async function open(url: string, credential: string | undefined, options: BrowserContextOptions & { before?: (page: Page) => void } = {}) {
     const { before, ...contextOptions } = options;
     browser ??= await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
@@ -58,7 +59,7 @@ export function consoleBrowser() {
     const watched = await watch(page);
     before?.(page);
     await page.goto(url);
-    await signInByKeyboard(page, credential);
+    if (credential !== undefined) await signInByKeyboard(page, credential);
     return { page, close: () => context.close(), ...watched };
   };
 }
