@@ -70,4 +70,31 @@ describe('the console, for the person using it (headless Chromium)', () => {
     expect([problems, unexpected('429 /console/session')]).toEqual([[], []]);
     await close();
   });
+
+  itInBrowser('states every time in UTC, marked so, and reads the time filters as UTC wherever the browser is', async () => {
+    const { page, close, problems, unexpected } = await open(url('/console'), TEAM, { timezoneId: 'America/New_York' });
+    /** Times in the page's text that are not in the console's one form, `2026-01-01 00:00:00.000 UTC`. */
+    const otherTimes = () => page.evaluate(() => (globalThis as any).document.getElementById('app').textContent.match(/\d{4}-\d\d-\d\dT\d\d:\d\d[^ ]*/g) ?? []);
+    const UTC = /^expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC$/;
+    expect(await page.locator('header .role').getAttribute('title')).toMatch(UTC);
+
+    await page.getByLabel('From (UTC)').fill('2026-01-01T00:00:00');
+    await page.getByLabel('To (UTC), exclusive').fill('2026-01-02T00:00:00');
+    await page.getByLabel('To (UTC), exclusive').press('Enter');
+    const range = 'from=2026-01-01T00%3A00%3A00.000Z&to=2026-01-02T00%3A00%3A00.000Z';
+    await page.waitForFunction((wanted) => (globalThis as any).location.hash === `#/logs?${wanted}`, range);
+    await page.reload();
+    await page.getByText('No decision matches.').waitFor();
+    expect(await page.getByLabel('From (UTC)').inputValue()).toBe('2026-01-01T00:00');
+    expect(await otherTimes()).toEqual([]);
+
+    await page.goto(url(`/console#/coverage?${range}`));
+    await page.locator('.chart figcaption').waitFor();
+    expect(await page.getByLabel('To (UTC), exclusive').inputValue()).toBe('2026-01-02T00:00');
+    expect(await page.locator('#main').textContent()).toContain('From 2026-01-01 00:00:00.000 UTC to 2026-01-02 00:00:00.000 UTC.');
+    expect(await page.locator('.chart figcaption').textContent()).toContain('between 2026-01-01 00:00:00.000 UTC and 2026-01-02 00:00:00.000 UTC');
+    expect(await otherTimes()).toEqual([]);
+    expect([problems, unexpected()]).toEqual([[], []]);
+    await close();
+  });
 });

@@ -4,6 +4,7 @@ import { ConsoleContext } from './context';
 import { CoverageView } from './coverage';
 import { Decision } from './decision';
 import { Decisions } from './decisions';
+import { when } from './format';
 import { Health } from './health';
 import { LogText, markHidden } from './log-text';
 import { type Route, useRoute } from './route';
@@ -85,7 +86,7 @@ export function Shell({ session, signedIn, onSignedOut }: { session: Session; si
               Account <strong>{session.accountId}</strong>
             </span>
           )}
-          <span class="role" title={`expires ${session.expiresAt}`}>
+          <span class="role" title={`expires ${when(session.expiresAt)}`}>
             {session.role}
             {session.label !== session.role && (
               <>
