@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
 
 /** The CSP header as directive → sources. */
 export const policyOf = (header: string | null): Map<string, string[]> =>
@@ -40,4 +41,25 @@ export async function signInByKeyboard(page: Page, credential: string): Promise<
   await page.keyboard.type(credential);
   await page.keyboard.press('Enter');
   await page.locator('h1', { hasText: 'Decisions' }).waitFor();
+}
+
+/**
+ * One Chromium for a test file, closed after it. `open(url, credential)` signs a new context in at `url` by keyboard
+ * (with no credential, it stays at the sign-in form), watched from its first request (`before` adds listeners first);
+ * `options` go to the context (viewport, timezoneId).
+ */
+export function consoleBrowser() {
+  let browser: Browser | undefined;
+  afterAll(async () => browser?.close());
+  return async function open(url: string, credential: string | undefined, options: BrowserContextOptions & { before?: (page: Page) => void } = {}) {
+    const { before, ...contextOptions } = options;
+    browser ??= await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...contextOptions });
+    const page = await context.newPage();
+    const watched = await watch(page);
+    before?.(page);
+    await page.goto(url);
+    if (credential !== undefined) await signInByKeyboard(page, credential);
+    return { page, close: () => context.close(), ...watched };
+  };
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req, Res, Unautho
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuthGuard, clientAddress, CONSOLE_COOKIE, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
+import { AdminAuthGuard, AdminThrottledException, clientAddress, CONSOLE_COOKIE, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
 import { NoQueryDto } from '#libs/http';
 
 /** `POST /console/session`. */
@@ -58,7 +58,10 @@ export class ConsoleSessionController {
   private async signInAsAdmin(credential: string, request: FastifyRequest): Promise<{ token: string; view: ConsoleSessionView }> {
     await this.admin.verify(credential, clientAddress(request), REFUSAL).catch((error: unknown) => {
       // Without an admin token configured, a wrong credential is just wrong: admin access being off is not news to give.
-      throw error instanceof UnauthorizedException ? new UnauthorizedException(REFUSAL) : error;
+      if (error instanceof UnauthorizedException) throw new UnauthorizedException(REFUSAL);
+      // A mistyped agent key is counted as a wrong admin token, but is not to be called one.
+      if (error instanceof AdminThrottledException) throw new AdminThrottledException(error.retryAfterS * 1000, 'credentials not recognised');
+      throw error;
     });
     return this.sessions.signInAsAdmin(credential);
   }

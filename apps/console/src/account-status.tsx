@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { when } from './format';
+import { LogText } from './log-text';
 import { logHref } from './route';
 import { StatusCounts } from './status-counts';
 import type { AccountStatus } from './types';
@@ -18,7 +19,11 @@ export function AccountStatusPanel({ status: s, actions }: { status: AccountStat
         {s.evidenceSync.map((e) => (
           <li key={e.stream}>
             {e.stream}: synced up to {when(e.syncedUntil)}
-            {e.ok ? '' : `, last run failed: ${e.lastError}`}
+            {!e.ok && (
+              <>
+                , last run failed: <LogText text={e.lastError ?? ''} />
+              </>
+            )}
           </li>
         ))}
       </ul>
@@ -29,7 +34,8 @@ export function AccountStatusPanel({ status: s, actions }: { status: AccountStat
         <ul>
           {s.recentErrors.map((e) => (
             <li key={e.logId + e.at}>
-              <a href={logHref(e.logId)}>{when(e.at)}</a>: {e.outcome}, HTTP {e.httpStatus ?? '—'}, code {e.exchangeCode ?? '—'}: {e.exchangeMessage ?? ''}
+              <a href={logHref(e.logId)}>{when(e.at)}</a>: {e.outcome}, HTTP {e.httpStatus ?? '—'}, code {e.exchangeCode ?? '—'}:{' '}
+              <LogText text={e.exchangeMessage ?? ''} />
             </li>
           ))}
         </ul>

@@ -7,6 +7,7 @@ import type { Session } from './types';
 /** Signed in or not: the sign-in form, or the console for the session's role. */
 export function App() {
   const [session, setSession] = useState<Session | null>();
+  const [signedIn, setSignedIn] = useState(false);
   const [notice, setNotice] = useState<string>();
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
@@ -36,15 +37,17 @@ export function App() {
     return (
       <SignIn
         notice={notice}
-        onSignedIn={(signedIn) => {
+        onSignedIn={(made) => {
           setNotice(undefined);
-          setSession(signedIn);
+          setSignedIn(true);
+          setSession(made);
         }}
       />
     );
   return (
     <Shell
       session={session}
+      signedIn={signedIn}
       onSignedOut={() => {
         setSession(null);
         setNotice('Signed out.');

@@ -1,4 +1,5 @@
 import { when } from './format';
+import { LogText } from './log-text';
 import type { Attempt } from './types';
 
 /** Every upload attempt, oldest first, with what the exchange (or the simulator) answered. */
@@ -33,7 +34,7 @@ export function Attempts({ attempts }: { attempts: Attempt[] }) {
               </td>
               <td>{a.httpStatus ?? '—'}</td>
               <td>{a.exchangeCode ?? '—'}</td>
-              <td class="wrap">{a.exchangeMessage ?? '—'}</td>
+              <td class="wrap">{a.exchangeMessage === null ? '—' : <LogText text={a.exchangeMessage} />}</td>
               <td>{a.target}</td>
             </tr>
           ))}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { Timeline } from './coverage-data';
-import { plural } from './format';
+import { plural, when } from './format';
 
 const HEIGHT = 300;
 /**
@@ -97,7 +97,7 @@ export function CoverageChart({ timeline, from, to }: { timeline: Timeline; from
   const covered = timeline.orders.filter((o) => o.covered).length;
   const summary =
     `Chart: ${plural(timeline.logs.length, 'decision')}, ${plural(timeline.orders.length, 'order')} (${covered} covered) ` +
-    `and ${plural(timeline.fills.length, 'fill')} between ${from} and ${to}.`;
+    `and ${plural(timeline.fills.length, 'fill')} between ${when(from)} and ${when(to)}.`;
   return (
     <figure class="chart">
       <div ref={box} role="img" aria-label={summary} />

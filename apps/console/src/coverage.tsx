@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { useConsole } from './context';
 import { CoverageChart } from './coverage-chart';
 import { countByModelStage, loadTimeline } from './coverage-data';
-import { fromLocalInput, localInput, when } from './format';
+import { fromUtcInput, utcInput, when } from './format';
+import { LogText } from './log-text';
 import { Refusal } from './refusal';
 import { href, logHref, navigate } from './route';
 import type { Coverage } from './types';
@@ -65,12 +66,12 @@ function WindowForm(props: { days?: string; from?: string; to?: string }) {
       {days === 'custom' && (
         <>
           <label>
-            From (your time zone)
-            <input type="datetime-local" step={1} value={localInput(from)} onInput={(e) => setFrom(fromLocalInput(e.currentTarget.value))} />
+            From (UTC)
+            <input type="datetime-local" step={1} value={utcInput(from)} onInput={(e) => setFrom(fromUtcInput(e.currentTarget.value))} />
           </label>
           <label>
-            To, exclusive
-            <input type="datetime-local" step={1} value={localInput(to)} onInput={(e) => setTo(fromLocalInput(e.currentTarget.value))} />
+            To (UTC), exclusive
+            <input type="datetime-local" step={1} value={utcInput(to)} onInput={(e) => setTo(fromUtcInput(e.currentTarget.value))} />
           </label>
         </>
       )}
@@ -163,10 +164,14 @@ function CoverageReport({ coverage, timeline }: { coverage: Coverage; timeline: 
           <tbody>
             {counts.map((c) => (
               <tr key={`${c.model}\n${c.stage}`}>
-                <td>
-                  <a href={href('/logs', { model: c.model, stage: c.stage, from: coverage.from, to: coverage.to })}>{c.model}</a>
+                <td class="wrap">
+                  <a href={href('/logs', { model: c.model, stage: c.stage, from: coverage.from, to: coverage.to })}>
+                    <LogText text={c.model} />
+                  </a>
                 </td>
-                <td>{c.stage}</td>
+                <td class="wrap">
+                  <LogText text={c.stage} />
+                </td>
                 <td>{c.total}</td>
                 <td>{c.uploaded}</td>
                 <td>{c.pending}</td>

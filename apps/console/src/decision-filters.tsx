@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { fromLocalInput, localInput } from './format';
+import { fromUtcInput, utcInput } from './format';
 import { navigate } from './route';
 import { STATUSES } from './types';
 
@@ -58,18 +58,12 @@ export function DecisionFilters({ query }: { query: URLSearchParams }) {
           </label>
         ))}
         <label>
-          From (your time zone)
-          <input
-            name="from"
-            type="datetime-local"
-            step={1}
-            value={localInput(values.from)}
-            onInput={(e) => set('from', fromLocalInput(e.currentTarget.value))}
-          />
+          From (UTC)
+          <input name="from" type="datetime-local" step={1} value={utcInput(values.from)} onInput={(e) => set('from', fromUtcInput(e.currentTarget.value))} />
         </label>
         <label>
-          To, exclusive
-          <input name="to" type="datetime-local" step={1} value={localInput(values.to)} onInput={(e) => set('to', fromLocalInput(e.currentTarget.value))} />
+          To (UTC), exclusive
+          <input name="to" type="datetime-local" step={1} value={utcInput(values.to)} onInput={(e) => set('to', fromUtcInput(e.currentTarget.value))} />
         </label>
         <div class="actions">
           <button type="submit">Apply filters</button>

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { type JsonNode, tlogProofVerifier } from 'tlog-verifier';
+import { ActionButton } from './action-button';
 import { asApiError } from './api';
 import { Attempts } from './attempts';
 import { useConsole } from './context';
 import { when } from './format';
 import { JsonView, toNode } from './json-view';
+import { LogText } from './log-text';
 import { OrderEvidence } from './order-evidence';
 import { ProofCheck } from './proof-check';
 import type { Shown } from './proof-fields';
@@ -52,15 +54,16 @@ export function Decision({ id }: { id: string }) {
     [api, id],
     (d) => (d && !FINAL.has(d.log.status) ? UNTIL_FINAL_MS : undefined),
   );
+  // The same article and heading as the loaded view, so that the heading keeps the focus when the log arrives.
   if (!data)
     return (
-      <>
+      <article class="decision">
         <p>
           <a href="#/logs">All decisions</a>
         </p>
         <h1 tabIndex={-1}>Decision</h1>
         {error ? <Refusal error={error} what={`Decision ${id}`} /> : <p role="status">Loading…</p>}
-      </>
+      </article>
     );
   const { log, input, output, shown } = data;
   return (
@@ -78,10 +81,10 @@ export function Decision({ id }: { id: string }) {
         </dd>
         <dt>Model and stage</dt>
         <dd>
-          {log.model} · {log.stage}
+          <LogText text={log.model} /> · <LogText text={log.stage} />
         </dd>
         <dt>Order</dt>
-        <dd>{log.orderId ?? 'none'}</dd>
+        <dd>{log.orderId ? <LogText text={log.orderId} /> : 'none'}</dd>
         <dt>Received</dt>
         <dd>{when(log.receivedAt)}</dd>
         <dt>Uploaded</dt>
@@ -89,7 +92,9 @@ export function Decision({ id }: { id: string }) {
         {log.lastError && (
           <>
             <dt>Last error</dt>
-            <dd class="wrap">{log.lastError}</dd>
+            <dd class="wrap">
+              <LogText text={log.lastError} />
+            </dd>
           </>
         )}
       </dl>
@@ -97,7 +102,9 @@ export function Decision({ id }: { id: string }) {
       {error && <Refusal error={error} what="The decision could not be read again" />}
       <section aria-labelledby="explanation-heading">
         <h2 id="explanation-heading">Explanation</h2>
-        <p class="prose">{log.explanation}</p>
+        <p class="prose">
+          <LogText text={log.explanation} />
+        </p>
       </section>
       <section aria-labelledby="input-heading">
         <h2 id="input-heading">Input</h2>
@@ -144,27 +151,19 @@ export function Decision({ id }: { id: string }) {
 function RetryButton({ id, failed, onQueued }: { id: string; failed: boolean; onQueued(): void }) {
   const { api } = useConsole();
   const [message, setMessage] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const retry = async () => {
-    setBusy(true);
     try {
       await api.post(`/admin/logs/${encodeURIComponent(id)}/retry`);
       setMessage('Queued again.');
       onQueued();
     } catch (failure) {
       setMessage(`Not retried: ${asApiError(failure).message}`);
-    } finally {
-      setBusy(false);
     }
   };
   if (!failed && message === undefined) return null;
   return (
     <p class="actions">
-      {failed && (
-        <button type="button" onClick={retry} disabled={busy}>
-          Retry upload
-        </button>
-      )}{' '}
+      {failed && <ActionButton onPress={retry}>Retry upload</ActionButton>}
       <span role="status">{message}</span>
     </p>
   );

@@ -1,12 +1,11 @@
 import { useConsole } from './context';
 import { DecisionFilters, FILTERS } from './decision-filters';
 import { when } from './format';
+import { LogText } from './log-text';
 import { Refusal } from './refusal';
 import { logHref } from './route';
 import type { LogSummary } from './types';
 import { useLiveLogs } from './use-live-logs';
-
-const PAGE = 50;
 
 /** The account's decisions, newest first, filtered as the hash says; new ones appear while the page is open. */
 export function Decisions({ query }: { query: URLSearchParams }) {
@@ -16,7 +15,6 @@ export function Decisions({ query }: { query: URLSearchParams }) {
     const value = query.get(name);
     if (value) params.set(name, value);
   }
-  params.set('limit', String(PAGE));
   const { logs, error, loading, news, more } = useLiveLogs(api, params.toString());
 
   return (
@@ -51,11 +49,17 @@ function LogRow({ log }: { log: LogSummary }) {
       </a>
       <span class={`status status-${log.status}`}>{log.status}</span>
       <span class="log-model">
-        {log.model} · {log.stage}
+        <LogText text={log.model} /> · <LogText text={log.stage} />
       </span>
-      <span class="log-order">{log.orderId ? `order ${log.orderId}` : 'no order'}</span>
-      <p class="log-explanation">{log.explanation}</p>
-      {log.lastError && <p class="log-error">{log.lastError}</p>}
+      <span class="log-order">{log.orderId ? <LogText text={`order ${log.orderId}`} /> : 'no order'}</span>
+      <p class="log-explanation">
+        <LogText text={log.explanation} />
+      </p>
+      {log.lastError && (
+        <p class="log-error">
+          <LogText text={log.lastError} />
+        </p>
+      )}
     </li>
   );
 }

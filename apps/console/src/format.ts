@@ -6,12 +6,15 @@ export const whenMillis = (ms: number | null | undefined): string => (ms === nul
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** The value of a datetime-local input (the browser's zone) for an ISO instant, and back. */
-export function localInput(iso: string | undefined): string {
+/**
+ * The value of a datetime-local input for an ISO instant, and back, both in UTC: the inputs are labelled UTC, as every
+ * time the console states is, rather than in the browser's zone.
+ */
+export function utcInput(iso: string | undefined): string {
   if (!iso || Number.isNaN(Date.parse(iso))) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return new Date(iso).toISOString().slice(0, 19);
 }
 
-export const fromLocalInput = (value: string): string | undefined => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined);
+/** An input's `2026-01-01T00:00` or `2026-01-01T00:00:00` as the ISO instant it names in UTC. */
+export const fromUtcInput = (value: string): string | undefined =>
+  value && !Number.isNaN(Date.parse(`${value}Z`)) ? new Date(`${value}Z`).toISOString() : undefined;

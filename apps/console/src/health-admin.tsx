@@ -1,9 +1,12 @@
 import { useState } from 'preact/hooks';
 import { AccountStatusPanel } from './account-status';
+import { ActionButton } from './action-button';
 import { asApiError } from './api';
 import { useConsole } from './context';
 import { when } from './format';
+import { LogText, markHidden } from './log-text';
 import { Refusal } from './refusal';
+import { RevokeButton } from './revoke-button';
 import { StatusCounts } from './status-counts';
 import type { AccountStatus, AgentKey, QueueOverview } from './types';
 import { useFetch } from './use-fetch';
@@ -66,9 +69,7 @@ export function AdminHealth() {
             status={s}
             actions={
               <>
-                <button type="button" onClick={() => act(s.paused ? 'resume' : 'pause')}>
-                  {s.paused ? 'Resume uploads' : 'Pause uploads'}
-                </button>{' '}
+                <ActionButton onPress={() => act(s.paused ? 'resume' : 'pause')}>{s.paused ? 'Resume uploads' : 'Pause uploads'}</ActionButton>{' '}
                 <span role="status">{message}</span>
               </>
             }
@@ -84,19 +85,15 @@ export function AdminHealth() {
 function AgentKeys() {
   const { api } = useConsole();
   const keys = useFetch(() => api.json<{ data: AgentKey[] }>(`/admin/agents?accountId=${encodeURIComponent(api.account!)}`), [api]);
-  const [armed, setArmed] = useState<string>();
   const [message, setMessage] = useState<string>();
   const revoke = async (key: AgentKey) => {
-    // A second press confirms: no dialog, and the keyboard can reach both.
-    if (armed !== key.id) return setArmed(key.id);
     try {
       await api.remove(`/admin/agents/${encodeURIComponent(key.id)}`);
-      setMessage(`Revoked ${key.label}.`);
+      setMessage(`Revoked ${markHidden(key.label)}.`);
       keys.reload();
     } catch (failure) {
       setMessage(`Not revoked: ${asApiError(failure).message}`);
     }
-    setArmed(undefined);
   };
   return (
     <section aria-labelledby="keys-heading">
@@ -106,16 +103,17 @@ function AgentKeys() {
       <ul class="keys">
         {keys.data?.data.map((k) => (
           <li key={k.id}>
-            <strong>{k.label}</strong> ({k.scopes.join(', ')}), created {when(k.createdAt)}
+            <strong>
+              <LogText text={k.label} />
+            </strong>{' '}
+            ({k.scopes.join(', ')}), created {when(k.createdAt)}
             {k.expiresAt && `, expires ${when(k.expiresAt)}`}
             {k.revokedAt ? (
               `, revoked ${when(k.revokedAt)}`
             ) : (
               <>
                 {' '}
-                <button type="button" onClick={() => revoke(k)}>
-                  {armed === k.id ? `Confirm: revoke ${k.label}` : 'Revoke'}
-                </button>
+                <RevokeButton label={k.label} onRevoke={() => revoke(k)} />
               </>
             )}
           </li>

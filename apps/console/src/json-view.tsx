@@ -1,5 +1,6 @@
 import { type JsonNode, tlogProofVerifier } from 'tlog-verifier';
 import { plural } from './format';
+import { LogText } from './log-text';
 
 /** Strings longer than this fold, showing their start, so that one long prompt does not bury the rest. */
 const LONG_STRING = 400;
@@ -14,7 +15,9 @@ export function JsonView({ node, source }: { node: JsonNode; source: string }) {
       <JsonValue node={node} depth={0} />
       <details class="json-text">
         <summary>As JSON text</summary>
-        <pre>{tlogProofVerifier.layOut(source)}</pre>
+        <pre>
+          <LogText text={tlogProofVerifier.layOut(source)} />
+        </pre>
       </details>
     </div>
   );
@@ -30,7 +33,7 @@ function JsonValue({ node, depth }: { node: JsonNode; depth: number }) {
         <ul>
           {entries.map(([key, child]) => (
             <li key={key}>
-              <span class="json-key">{node.k === 'o' ? JSON.stringify(key) : key}</span>: <JsonValue node={child} depth={depth + 1} />
+              <span class="json-key">{node.k === 'o' ? <LogText text={JSON.stringify(key)} /> : key}</span>: <JsonValue node={child} depth={depth + 1} />
             </li>
           ))}
         </ul>
@@ -38,13 +41,24 @@ function JsonValue({ node, depth }: { node: JsonNode; depth: number }) {
     );
   }
   if (node.k !== 's') return <span class={node.k === 'n' ? 'json-number' : 'json-literal'}>{node.text}</span>;
-  if (node.v.length <= LONG_STRING) return <span class="json-string">"{node.v}"</span>;
+  if (node.v.length <= LONG_STRING)
+    return (
+      <span class="json-string">
+        "<LogText text={node.v} />"
+      </span>
+    );
   return (
     <details class="json-long">
       <summary>
-        <span class="json-string">"{node.v.slice(0, 120)}…"</span> ({node.v.length} characters)
+        <span class="json-string">
+          "<LogText text={node.v.slice(0, 120)} />
+          …"
+        </span>{' '}
+        ({node.v.length} characters)
       </summary>
-      <span class="json-string">"{node.v}"</span>
+      <span class="json-string">
+        "<LogText text={node.v} />"
+      </span>
     </details>
   );
 }

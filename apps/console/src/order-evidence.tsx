@@ -1,5 +1,6 @@
 import { useConsole } from './context';
 import { when, whenMillis } from './format';
+import { LogText } from './log-text';
 import { Refusal } from './refusal';
 import { logHref } from './route';
 import type { OrderEvidence as Evidence } from './types';
@@ -96,7 +97,7 @@ export function OrderEvidence({ orderId, logId }: { orderId: string; logId: stri
                   'this one'
                 ) : (
                   <a href={logHref(l.id)}>
-                    {l.model} · {l.stage}
+                    <LogText text={l.model} /> · <LogText text={l.stage} />
                   </a>
                 )}
                 : {l.status}, received {when(l.receivedAt)}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useConsole } from './context';
 import { plural } from './format';
+import { LogText } from './log-text';
 import { PinKey } from './pin-key';
 import { readPinnedKey } from './pinned-key';
 import { type Checked, checkProof, type KeySource, type WitnessCheck } from './proof';
@@ -108,7 +109,11 @@ export function ProofCheck({ shown }: { shown: Shown }) {
           receipt chain and the exchange hold those), and the previous hash.
         </p>
       )}
-      {verdict.kind === 'refused' && <p class="reason">{verdict.reason}</p>}
+      {verdict.kind === 'refused' && (
+        <p class="reason">
+          <LogText text={verdict.reason} />
+        </p>
+      )}
       {key && <KeyLine keySource={key} />}
       {witnesses && <Witnesses witnesses={witnesses} />}
       {verdict.kind === 'verified' && verdict.unchecked.length > 0 && (

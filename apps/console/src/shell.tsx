@@ -4,7 +4,9 @@ import { ConsoleContext } from './context';
 import { CoverageView } from './coverage';
 import { Decision } from './decision';
 import { Decisions } from './decisions';
+import { when } from './format';
 import { Health } from './health';
+import { LogText, markHidden } from './log-text';
 import { type Route, useRoute } from './route';
 import type { Account, Session } from './types';
 import { useFetch } from './use-fetch';
@@ -17,8 +19,11 @@ const NAV = [
   ['/health', 'Health'],
 ] as const;
 
-/** The signed-in console: navigation, the account on view (an admin picks one), and the view the hash names. */
-export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(): void }) {
+/**
+ * The signed-in console: navigation, the account on view (an admin picks one), and the view the hash names.
+ * `signedIn`: the session was just made by the form, so the first view's heading takes the focus too.
+ */
+export function Shell({ session, signedIn, onSignedOut }: { session: Session; signedIn?: boolean; onSignedOut(): void }) {
   const route = useRoute();
   const admin = session.role === 'admin';
   const [picked, setPicked] = useState<string | null>(() => (admin ? sessionStorage.getItem(PICKED) : null));
@@ -32,13 +37,22 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
   const account = admin ? (accounts.data?.data.some((a) => a.id === picked) ? picked : null) : session.accountId;
   const api = useMemo(() => client(account, admin), [account, admin]);
 
-  // A new view takes the focus to its heading, so that a screen reader starts there.
+  // A new view, or the first after sign-in, takes the focus to its heading, so that a screen reader starts there. The
+  // heading may come a render later (an admin's view waits for the accounts): each render looks until it is there.
   const main = useRef<HTMLElement>(null);
+  const focusPending = useRef(signedIn === true);
   const first = useRef(true);
   useEffect(() => {
-    if (!first.current) main.current?.querySelector<HTMLElement>('h1')?.focus();
+    if (!first.current) focusPending.current = true;
     first.current = false;
   }, [route.path]);
+  useEffect(() => {
+    const heading = focusPending.current ? main.current?.querySelector<HTMLElement>('h1') : undefined;
+    if (heading) {
+      heading.focus();
+      focusPending.current = false;
+    }
+  });
 
   const section = '/' + (route.path.split('/')[1] || 'logs');
   return (
@@ -62,7 +76,7 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
               <select value={picked ?? ''} onChange={(e) => setPicked(e.currentTarget.value)} disabled={!accounts.data}>
                 {accounts.data?.data.map((a) => (
                   <option key={a.id} value={a.id}>
-                    {a.name} ({a.id})
+                    {markHidden(a.name)} ({a.id})
                   </option>
                 ))}
               </select>
@@ -72,9 +86,16 @@ export function Shell({ session, onSignedOut }: { session: Session; onSignedOut(
               Account <strong>{session.accountId}</strong>
             </span>
           )}
-          <span class="role" title={`expires ${session.expiresAt}`}>
+          <span class="role" title={`expires ${when(session.expiresAt)}`}>
             {session.role}
-            {session.label === session.role ? '' : `: ${session.label}`}
+            {session.label !== session.role && (
+              <>
+                :{' '}
+                <span class="clip" title={markHidden(session.label)}>
+                  <LogText text={session.label} />
+                </span>
+              </>
+            )}
           </span>
           <button type="button" onClick={() => void signOut().then(onSignedOut, onSignedOut)}>
             Sign out

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { asApiError, signIn } from './api';
+import { type ApiError, asApiError, signIn } from './api';
 import type { Session } from './types';
 
 /**
@@ -20,9 +20,7 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn(ses
       setCredential('');
       onSignedIn(session);
     } catch (failure) {
-      const refused = asApiError(failure);
-      const detail = refused.errors.length > 0 ? refused.errors.map((e) => e.message).join('; ') : refused.message;
-      setError(refused.retryAfter ? `${detail} (try again in ${refused.retryAfter} s)` : detail);
+      setError(refusalText(asApiError(failure)));
     } finally {
       setBusy(false);
     }
@@ -58,4 +56,16 @@ export function SignIn({ notice, onSignedIn }: { notice?: string; onSignedIn(ses
       </form>
     </main>
   );
+}
+
+/**
+ * What the form says of a refusal. The gateway cannot tell a mistyped agent key from a wrong admin token (it tries
+ * both), so it names neither; and an address that sent too many is told when to try again.
+ */
+function refusalText(refused: ApiError): string {
+  if (refused.status === 401) return 'That key or token was not recognised: check it and try again.';
+  const wait = refused.retryAfter ? `in ${refused.retryAfter} s` : 'later';
+  if (refused.status === 429) return `Too many keys or tokens not recognised from this address: try again ${wait}.`;
+  const detail = refused.errors.length > 0 ? refused.errors.map((e) => e.message).join('; ') : refused.message;
+  return refused.retryAfter ? `${detail} (try again in ${refused.retryAfter} s)` : detail;
 }

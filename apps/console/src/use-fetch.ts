@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type ApiError, asApiError } from './api';
 
 export interface Loaded<T> {
@@ -10,10 +10,13 @@ export interface Loaded<T> {
 
 /**
  * Runs `load` when `deps` change, and again every `pollMs(data)` ms while that gives a number (hidden tabs skip a turn).
- * An answer that comes after the deps changed is dropped, so a view never shows an earlier account's or log's data.
+ * What it answers belongs to the deps it was loaded for: after they change, nothing earlier shows, neither while the
+ * new answer loads nor beside its error. A poll or reload that fails keeps the data of the same deps beside its error.
  */
 export function useFetch<T>(load: () => Promise<T>, deps: unknown[], pollMs?: (data: T | undefined) => number | undefined): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: ApiError }>({});
+  // A new object for each new set of deps: the key that answers are stored under.
+  const key = useMemo(() => ({}), deps);
+  const [state, setState] = useState<{ key?: object; data?: T; error?: ApiError }>({});
   const [turn, setTurn] = useState(0);
   useEffect(() => {
     let live = true;
@@ -23,9 +26,9 @@ export function useFetch<T>(load: () => Promise<T>, deps: unknown[], pollMs?: (d
       if (!document.hidden || last === undefined) {
         try {
           last = await load();
-          if (live) setState({ data: last });
+          if (live) setState({ key, data: last });
         } catch (error) {
-          if (live) setState((prev) => ({ data: prev.data, error: asApiError(error) }));
+          if (live) setState((prev) => ({ key, data: prev.key === key ? prev.data : undefined, error: asApiError(error) }));
         }
       }
       const next = pollMs?.(last);
@@ -36,7 +39,7 @@ export function useFetch<T>(load: () => Promise<T>, deps: unknown[], pollMs?: (d
       live = false;
       clearTimeout(timer);
     };
-    // The caller names what `load` depends on; views are keyed by account and log, so earlier data never shows.
-  }, [...deps, turn]);
-  return { ...state, reload: () => setTurn((t) => t + 1) };
+  }, [key, turn]);
+  const current = state.key === key ? state : {};
+  return { data: current.data, error: current.error, reload: () => setTurn((t) => t + 1) };
 }
