@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { type RunningStandInModel, STAND_IN_MAGIC_MODELS, startStandInModel } from '#libs/llm-stand-in';
 import { closedPort } from './support/closed-port.js';
 import { gatewaySuite } from './support/gateway-suite.js';
@@ -38,6 +39,16 @@ describe('model providers per account, and the gateway failing on the way to one
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': init.type ?? 'application/json' }) },
       body: init.body,
+    });
+  const rawGet = (path: string, token: string): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(suite.harness.apiUrl);
+      const req = httpRequest({ hostname, port, path, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject).end();
     });
   const chat = (token: string, body = CHAT) => request('/llm/openai/v1/chat/completions', token, { body });
   const admin = (path: string, method: string, body: unknown) => request(path, ADMIN, { method, body: JSON.stringify(body) });
@@ -136,6 +147,34 @@ describe('model providers per account, and the gateway failing on the way to one
     const call = await newestCall(teamC);
     expect(call).toMatchObject({ outcome: 'failed', httpStatus: null, error: body.message, firstByteAt: null });
     expect(call).not.toHaveProperty('responseBody'); // a list leaves the bodies out
+  });
+
+  it('keeps every call below the provider’s base path, and refuses a provider URL with a password or a query', async () => {
+    const seen = provider.requests.length;
+    for (const path of ['../admin', '%2e%2e/%2e%2e/admin', 'chat/completions/../../../x', 'a%2Fb', './models']) {
+      // As `curl --path-as-is` sends it: fetch would resolve the dots before sending.
+      const res = await rawGet(`/llm/openai/v1/${path}`, KEY);
+      expect([path, res.status, JSON.parse(res.body).errors?.[0]?.path]).toEqual([path, 400, 'path']);
+    }
+    expect(provider.requests.length).toBe(seen);
+    for (const baseUrl of ['http://user:secret@127.0.0.1:9/v1', 'http://127.0.0.1:9/v1?key=1']) {
+      const res = await admin('/admin/accounts/team-b/llm-upstream', 'PUT', { baseUrl, apiKey: 'k' });
+      const body = await json(res);
+      expect([res.status, body.errors.map((e: { path: string }) => e.path)]).toEqual([400, ['baseUrl']]);
+      expect(JSON.stringify(body)).not.toContain('secret@');
+    }
+  });
+
+  it('answers 508 LLM_UPSTREAM_LOOP when an account’s provider URL leads back to the gateway', async () => {
+    await addAccount('team-loop');
+    const key = await agentKey('team-loop');
+    const self = `${suite.harness.apiUrl}/llm/openai/v1`;
+    expect((await admin('/admin/accounts/team-loop/llm-upstream', 'PUT', { baseUrl: self, apiKey: key })).status).toBe(200);
+    const res = await chat(key);
+    expect([res.status, (await json(res)).code]).toEqual([508, 'LLM_UPSTREAM_LOOP']);
+    // One call went out (and came back refused); the refused one was never made, so it is not recorded.
+    const { data } = await json(await request('/v1/model-calls', key));
+    expect(data.map((c: { httpStatus: number }) => c.httpStatus)).toEqual([508]);
   });
 
   it('reads a call only with a key that reads the account, and names a bad cursor', async () => {

@@ -45,8 +45,14 @@ export class ListAgentKeysQueryDto {
 
 /** `PUT /admin/accounts/:id/llm-upstream`: the OpenAI-compatible provider of the account's model calls, and its key. */
 export class LlmUpstreamDto {
-  /** The provider's base URL, as an OpenAI client's `base_url`: `https://api.openai.com/v1`. */
-  @IsUrl(url) @MaxLength(2000) baseUrl: string;
+  /**
+   * The provider's base URL, as an OpenAI client's `base_url`: `https://api.openai.com/v1`. No user:password in it (the
+   * key goes in apiKey, sent as a bearer), no query or fragment (the call's path is appended to it).
+   */
+  @IsUrl({ ...url, disallow_auth: true }, { message: 'baseUrl must be an http(s) URL without user:password (the key goes in apiKey)' })
+  @Matches(/^[^?#]*$/, { message: 'baseUrl must have no query or fragment: the call’s path is appended to it' })
+  @MaxLength(2000)
+  baseUrl: string;
 
   /** The account's API key there; stored encrypted, never returned. */
   @IsString() @IsNotEmpty() @MaxLength(4096) apiKey: string;

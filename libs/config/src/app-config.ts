@@ -94,7 +94,10 @@ export class AppConfig {
   @IsInt() @Min(65_536) bodyBytesInFlight: number;
 
   /** The OpenAI-compatible provider the default account's model calls go to (`https://api.openai.com/v1`). */
-  @IsOptional() @IsUrl(url) llmUpstreamUrl?: string;
+  @IsOptional()
+  @IsUrl({ ...url, disallow_auth: true }, { message: 'LLM_UPSTREAM_URL must be an http(s) URL without user:password (the key goes in LLM_UPSTREAM_KEY)' })
+  @Matches(/^[^?#]*$/, { message: 'LLM_UPSTREAM_URL must have no query or fragment: the call’s path is appended to it' })
+  llmUpstreamUrl?: string;
   /** The default account's key at that provider: sent there as a bearer token, never answered or logged. */
   @IsOptional() @IsString() @MinLength(1) llmUpstreamKey?: string;
   /** How long one model call through the gateway may take, from the request to the answer's last byte. */

@@ -8,6 +8,8 @@ export const LLM_GATEWAY_ERRORS = {
   LLM_UPSTREAM_UNREACHABLE: 502,
   /** The provider did not answer within LLM_UPSTREAM_TIMEOUT_MS. */
   LLM_UPSTREAM_TIMEOUT: 504,
+  /** The call came back to a gateway: the provider's URL names this gateway (or another one that points here). */
+  LLM_UPSTREAM_LOOP: 508,
   /** The provider's answer outgrew LLM_ANSWER_LIMIT_BYTES, which the gateway would have to hold to record it. */
   LLM_ANSWER_TOO_LARGE: 502,
 } as const;

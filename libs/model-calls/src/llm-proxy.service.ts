@@ -10,7 +10,7 @@ import { LlmUpstreams } from './llm-upstreams.js';
 import { AnswerTooLarge, ModelCallDraft, utf8Text } from './model-call-draft.js';
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { SseRelay } from './sse-relay.js';
-import { answerHeaders, callUpstream, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
+import { answerHeaders, callUpstream, GATEWAY_HOP, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
 
 /** Where the proxy is mounted: an OpenAI client's `base_url` is the gateway's URL followed by this. */
 export const LLM_PROXY_PREFIX = '/llm/openai/v1';
@@ -42,6 +42,13 @@ export class LlmProxyService {
   ) {}
 
   async forward(request: ProxiedRequest, agent: AgentIdentity, reply: FastifyReply, agentGone: AbortSignal): Promise<void> {
+    if (request.headers[GATEWAY_HOP] !== undefined) {
+      throw new LlmGatewayException('LLM_UPSTREAM_LOOP', "this call came from a gateway: the account's provider URL leads back to a gateway");
+    }
+    const climbing = climbingSegment(request.path);
+    if (climbing !== undefined) {
+      throw new ValidationFailedException([{ path: 'path', message: `the path below ${LLM_PROXY_PREFIX} must not leave it: segment "${climbing}"` }]);
+    }
     const requestText = utf8Text(request.body);
     if (requestText === undefined) throw new ValidationFailedException([{ path: 'body', message: 'body must be UTF-8 text without U+0000' }]);
     const upstream = await this.upstreams.resolve(agent.accountId);
@@ -154,6 +161,23 @@ const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error in
 async function* bodyOf(response: Response): AsyncGenerator<Buffer> {
   if (!response.body) return;
   for await (const chunk of response.body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/**
+ * A segment of the path (before its query) that would climb out of the provider's base path once resolved: `.`, `..`,
+ * or one that decodes to either or to a slash. Undefined when there is none.
+ */
+function climbingSegment(path: string): string | undefined {
+  for (const segment of path.split('?')[0].split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+    if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded)) return segment;
+  }
+  return undefined;
 }
 
 /** The base URL without what may carry a secret (userinfo, query): what a record names as the provider. */

@@ -3,6 +3,9 @@ import type { LlmUpstream } from '#libs/accounts';
 /** Why a call to the provider stopped before its answer ended (`too_large`: the gateway stopped reading it). */
 export type StopReason = 'cancelled' | 'timeout' | 'unreachable' | 'broken' | 'too_large';
 
+/** Marks a call the gateway makes: a provider URL that leads back to a gateway is refused there (508), not followed. */
+export const GATEWAY_HOP = 'x-weex-gateway-hop';
+
 /** The request headers an agent's client sends that mean something to the provider; every other one stays here. */
 const FORWARDED_REQUEST = ['content-type', 'accept', 'openai-beta'];
 /** The provider's answer headers the agent gets: what an OpenAI client reads (its rate limits, Retry-After). */
@@ -36,7 +39,7 @@ export async function callUpstream(
     if (deadline.aborted || undiciTimeout(error)) return 'timeout';
     return 'broken';
   };
-  const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'weex-ai-log-gateway' };
+  const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'weex-ai-log-gateway', [GATEWAY_HOP]: '1' };
   for (const name of FORWARDED_REQUEST) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
