@@ -11,7 +11,11 @@ const log = (explanation: string, extra = '') =>
 
 /** The console's sign-in and what its cookie may do: the same endpoints as a bearer key, no more. */
 describe('console sessions, judge keys and the log list', () => {
-  const suite = gatewaySuite({ AGENT_API_KEY: TEAM_A, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex') }, { worker: false });
+  // TRUST_PROXY: a request that says it came over TLS (X-Forwarded-Proto) is taken as one, as behind a TLS-ending proxy.
+  const suite = gatewaySuite(
+    { AGENT_API_KEY: TEAM_A, ADMIN_TOKEN: ADMIN, SECRETS_KEY: randomBytes(32).toString('hex'), TRUST_PROXY: '127.0.0.1' },
+    { worker: false },
+  );
   let teamBExchange: RunningSimulator;
   let teamBKey: string;
   beforeAll(async () => {
@@ -105,6 +109,22 @@ describe('console sessions, judge keys and the log list', () => {
       expect([planted, (await withCookie(planted, '/v1/ai-logs')).status]).toEqual([planted, 200]);
       expect((await (await withCookie(planted, '/console/session')).json()).role).toBe('team');
     }
+  });
+
+  it('names the cookie __Host-gw_console over TLS, which no other site can set, and reads no other name there', async () => {
+    const tls = { 'x-forwarded-proto': 'https' };
+    const res = await fetch(url('/console/session'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...tls },
+      body: JSON.stringify({ credential: TEAM_A }),
+    });
+    const setCookie = res.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^__Host-gw_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+    const mine = setCookie.split(';')[0];
+    const planted = (await signIn(teamBKey)).cookie; // gw_console=…, as a site under a parent domain could set
+    const both = await withCookie(`${planted}; ${mine}`, '/console/session', { headers: tls });
+    expect((await both.json()).accountId).toBe('default');
+    expect((await withCookie(planted, '/v1/ai-logs', { headers: tls })).status).toBe(401);
   });
 
   it("counts a console's reads apart from its key's requests, so that watching never slows the agent", async () => {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Query, Req, Res, Unautho
 import { ApiExcludeController } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminAuthGuard, AdminThrottledException, clientAddress, CONSOLE_COOKIE, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
+import { AdminAuthGuard, AdminThrottledException, clientAddress, consoleCookieName, ConsoleSessionService, type ConsoleSessionView } from '#libs/accounts';
 import { NoQueryDto } from '#libs/http';
 
 /** `POST /console/session`. */
@@ -37,7 +37,7 @@ export class ConsoleSessionController {
     // Secure when the browser reached us over TLS (directly, or through a proxy named in TRUST_PROXY).
     const secure = request.protocol === 'https' ? '; Secure' : '';
     const maxAge = Math.max(1, Math.round((Date.parse(signedIn.view.expiresAt) - Date.now()) / 1000));
-    void reply.header('set-cookie', `${CONSOLE_COOKIE}=${signedIn.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`);
+    void reply.header('set-cookie', `${consoleCookieName(request)}=${signedIn.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`);
     return signedIn.view;
   }
 
@@ -52,7 +52,10 @@ export class ConsoleSessionController {
   @HttpCode(204)
   async signOut(@Query() _query: NoQueryDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.signOut(request);
-    void reply.header('set-cookie', `${CONSOLE_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    void reply.header(
+      'set-cookie',
+      `${consoleCookieName(request)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${request.protocol === 'https' ? '; Secure' : ''}`,
+    );
   }
 
   private async signInAsAdmin(credential: string, request: FastifyRequest): Promise<{ token: string; view: ConsoleSessionView }> {

@@ -7,6 +7,13 @@ import { type ConsoleRole, type ConsoleSessionRow, ConsoleSessionsRepository } f
 import { readCookieValues } from './single-cookie.js';
 
 export const CONSOLE_COOKIE = 'gw_console';
+
+/**
+ * The console cookie's name for a request: over TLS `__Host-gw_console`, which the browser takes only from this very
+ * host (Secure, Path=/, no Domain), so that no site under a parent domain can plant one; over plain HTTP (a sandbox on
+ * localhost) `gw_console`, as the prefix needs Secure.
+ */
+export const consoleCookieName = (request: FastifyRequest): string => (request.protocol === 'https' ? `__Host-${CONSOLE_COOKIE}` : CONSOLE_COOKIE);
 /** A console sign-in lasts a working day, and never past its key's expiry. */
 export const CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
 
@@ -61,13 +68,13 @@ export class ConsoleSessionService {
   }
 
   async view(request: FastifyRequest): Promise<ConsoleSessionView | undefined> {
-    const row = await this.liveSession(readConsoleCookies(request.headers.cookie));
+    const row = await this.liveSession(readConsoleCookies(request));
     if (!row) return undefined;
     return { role: row.role, accountId: row.agent?.accountId ?? null, label: row.label, expiresAt: row.expiresAt.toISOString() };
   }
 
   async signOut(request: FastifyRequest): Promise<void> {
-    for (const token of readConsoleCookies(request.headers.cookie) ?? []) await this.sessions.delete(sha256(token));
+    for (const token of readConsoleCookies(request) ?? []) await this.sessions.delete(sha256(token));
   }
 
   /**
@@ -76,7 +83,7 @@ export class ConsoleSessionService {
    * the handler is marked ConsoleAction), and only from the gateway's own pages (CSRF): 403 otherwise.
    */
   async admit(request: FastifyRequest, consoleAction: boolean): Promise<ConsoleAuth | undefined> {
-    const tokens = readConsoleCookies(request.headers.cookie);
+    const tokens = readConsoleCookies(request);
     if (tokens === undefined) return undefined;
     const row = await this.liveSession(tokens);
     if (!row) throw new UnauthorizedException('the console session ended: sign in again at /console');
@@ -115,8 +122,8 @@ export class ConsoleSessionService {
   }
 }
 
-/** The well-formed console tokens in a Cookie header (at most 4 looked at); undefined when it names none at all. */
-const readConsoleCookies = (header: string | undefined) => readCookieValues(header, CONSOLE_COOKIE, TOKEN, 4);
+/** The well-formed console tokens in the request's Cookie header (at most 4 looked at); undefined when it has none. */
+const readConsoleCookies = (request: FastifyRequest) => readCookieValues(request.headers.cookie, consoleCookieName(request), TOKEN, 4);
 
 /** Fetch metadata a page cannot forge, or else an Origin naming this host. */
 function sameOrigin(request: FastifyRequest): boolean {
