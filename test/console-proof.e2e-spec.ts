@@ -150,6 +150,40 @@ describe("the console's proof: every field shown, the witnesses' cosignatures, a
     await close();
   });
 
+  itInBrowser("lists the model calls behind a decision, and refuses a call's chain hash the proof does not pin", async () => {
+    const answer = await call('/llm/openai/v1/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Long or short?' }] }),
+    });
+    expect(answer.status).toBe(200);
+    const callId = answer.headers.get('x-model-call-id')!;
+    const res = await call('/v1/ai-logs', { method: 'POST', body: JSON.stringify({ stage: 'decision', modelCallIds: [callId] }) });
+    const { id } = (await res.json()) as { id: string };
+    expect((await call('/v1/audit/checkpoints', { method: 'POST' })).status).toBe(200);
+    const { chain } = (await (await call(`/v1/model-calls/${callId}`)).json()) as { chain: { hash: string } };
+
+    const { page, close, problems, unexpected } = await decision(id);
+    expect(await verdictOf(page, 'verified')).toBe('Verified by the gateway and 1 witness');
+    const row = page.locator('table.model-calls tbody tr');
+    expect(await row.count()).toBe(1);
+    expect(await row.locator('td').first().textContent()).toBe(callId);
+    expect(await row.locator('td').last().textContent()).toBe(chain.hash);
+
+    // The gateway answers another record for the call than the one the log's hash pinned.
+    const other = chain.hash.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    await page.route(`**/v1/model-calls/${callId}`, async (route) => {
+      const real = await route.fetch();
+      await route.fulfill({ response: real, body: (await real.text()).replace(chain.hash, other) });
+    });
+    await page.reload();
+    expect(await verdictOf(page, 'refused')).toBe('Not verified');
+    expect(await page.locator('.proof .reason').textContent()).toBe(
+      `this page shows the decision otherwise than the proof's entry: modelCalls[0].hash (the page shows "${other}", the entry holds "${chain.hash}")`,
+    );
+    expect([problems, unexpected()]).toEqual([[], []]);
+    await close();
+  });
+
   itInBrowser("checks against a pinned key: another key pinned is Not verified, the gateway's is, and the pin outlives a reload", async () => {
     const id = await logged('pinned');
     const { page, close, problems, unexpected } = await decision(id);

@@ -11,7 +11,8 @@ import { OrderEvidence } from './order-evidence';
 import { ProofCheck } from './proof-check';
 import type { Shown } from './proof-fields';
 import { Refusal } from './refusal';
-import type { LogDetail } from './types';
+import { ModelCalls } from './model-calls';
+import type { LogDetail, ModelCallSummary } from './types';
 import { useFetch } from './use-fetch';
 
 /** Until its upload is over, a log is looked at again this often: its attempts and status appear as they happen. */
@@ -24,10 +25,12 @@ interface Read {
   output: { node: JsonNode; source: string };
   /** The fields shown that the proof's entry also holds, as drawn here; null for a log accepted before the chain. */
   shown: Shown | null;
+  /** The model calls the log names, read from GET /v1/model-calls/:id. */
+  calls: ModelCallSummary[];
 }
 
 /** The answer read twice: as plain JSON for its fields, and losslessly for input and output (no digit lost). */
-function read(text: string): Read {
+function read(text: string, calls: ModelCallSummary[]): Read {
   const log = JSON.parse(text) as LogDetail & { input: unknown; output: unknown };
   let lossless: JsonNode | undefined;
   try {
@@ -42,15 +45,21 @@ function read(text: string): Read {
   const input = part('input');
   const output = part('output');
   const { id, model, stage, orderId, receivedAt, explanation, chain } = log;
-  const shown = chain && { id, model, stage, orderId, receivedAt, explanation, input: input.node, output: output.node, chain };
-  return { log, input, output, shown };
+  const modelCalls = calls.map((call) => ({ id: call.id, hash: call.chain.hash }));
+  const shown = chain && { id, model, stage, orderId, receivedAt, explanation, input: input.node, output: output.node, chain, modelCalls };
+  return { log, input, output, shown, calls };
 }
 
 /** One decision: what the model saw and said, its uploads, the order it covers, and its proof checked here. */
 export function Decision({ id }: { id: string }) {
   const { api, session } = useConsole();
   const { data, error, reload } = useFetch(
-    async () => read(await api.text(`/v1/ai-logs/${encodeURIComponent(id)}`)),
+    async () => {
+      const text = await api.text(`/v1/ai-logs/${encodeURIComponent(id)}`);
+      const ids = (JSON.parse(text) as LogDetail).modelCallIds ?? [];
+      const calls = await Promise.all(ids.map((call) => api.json<ModelCallSummary>(`/v1/model-calls/${encodeURIComponent(call)}`)));
+      return read(text, calls);
+    },
     [api, id],
     (d) => (d && !FINAL.has(d.log.status) ? UNTIL_FINAL_MS : undefined),
   );
@@ -137,6 +146,7 @@ export function Decision({ id }: { id: string }) {
           <p>Accepted before the chain existed: no link.</p>
         )}
       </section>
+      {data.calls.length > 0 && <ModelCalls calls={data.calls} />}
       {log.orderId && <OrderEvidence orderId={log.orderId} logId={log.id} />}
       {shown && <ProofCheck shown={shown} />}
     </article>

@@ -14,6 +14,8 @@ export interface Shown {
   input: JsonNode;
   output: JsonNode;
   chain: { seq: string; prevHash: string; hash: string };
+  /** The model calls the page lists: each one's id and chain hash, which the entry's `modelCalls` holds. */
+  modelCalls: { id: string; hash: string }[];
 }
 
 /** A value the page shows otherwise than the proof's entry holds it: where, and both sides as short text. */
@@ -50,7 +52,25 @@ export function differences(entry: string, shown: Shown, entryHash: string): Dif
     ['output', shown.output],
     ['seq', { ...SPAN, k: 'n', text: shown.chain.seq }],
   ];
+  // Absent from the entry of a log that names no call, as from the page.
+  const calls: JsonNode | undefined =
+    shown.modelCalls.length === 0
+      ? undefined
+      : {
+          ...SPAN,
+          k: 'a',
+          items: shown.modelCalls.map((c) => ({
+            ...SPAN,
+            k: 'o',
+            members: new Map([
+              ['hash', text(c.hash)],
+              ['id', text(c.id)],
+            ]),
+          })),
+        };
   const found: Difference[] = [];
+  const callsAt = firstDifference(calls, member('modelCalls'), 'modelCalls');
+  if (callsAt) found.push({ field: callsAt[0], shown: render(callsAt[1]), entry: render(callsAt[2]) });
   for (const [field, value] of pairs) {
     const at = firstDifference(value, member(field), field);
     if (at) found.push({ field: at[0], shown: render(at[1]), entry: render(at[2]) });

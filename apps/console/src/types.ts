@@ -60,6 +60,21 @@ export interface LogDetail {
   lastError: string | null;
   chain: { seq: string; prevHash: string; hash: string } | null;
   attempts: Attempt[];
+  /** The model calls the log names (GET /v1/model-calls/:id), in its order. */
+  modelCallIds: string[];
+}
+
+/** GET /v1/model-calls/:id, as far as the console shows it. */
+export interface ModelCallSummary {
+  id: string;
+  path: string;
+  requestedModel: string | null;
+  answeredModel: string | null;
+  httpStatus: number | null;
+  outcome: string;
+  startedAt: string;
+  usage: { promptTokens: number | null; completionTokens: number | null; totalTokens: number | null };
+  chain: { seq: string; hash: string };
 }
 
 export interface Fill {
