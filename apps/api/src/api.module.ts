@@ -34,6 +34,9 @@ import { JudgeKeysController } from './judge-keys.controller.js';
 import { LlmProxyController } from './llm-proxy.controller.js';
 import { MetricsController } from './metrics.controller.js';
 import { ModelCallsController } from './model-calls.controller.js';
+import { OtlpController } from './otlp/otlp.controller.js';
+import { OtlpRoutes } from './otlp/otlp-routes.js';
+import { OtlpStatusFilter } from './otlp/otlp-status.filter.js';
 
 /** The HTTP service agents and operators call. */
 @Module({})
@@ -62,6 +65,7 @@ export class ApiModule {
         AiLogsController,
         ModelCallsController,
         LlmProxyController,
+        OtlpController,
         AuditController,
         JudgeKeysController,
         AccountStatusController,
@@ -82,7 +86,7 @@ export class ApiModule {
         MetricsController,
       ],
       // Every @Body(), @Query() and @Param() typed with a DTO is validated (the ingest routes read their body by hand).
-      providers: [{ provide: APP_PIPE, useClass: RequestValidationPipe }],
+      providers: [{ provide: APP_PIPE, useClass: RequestValidationPipe }, OtlpRoutes, OtlpStatusFilter],
     };
   }
 }

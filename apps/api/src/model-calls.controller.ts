@@ -10,9 +10,20 @@ const SUMMARY = {
   id: '0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00',
   accountId: 'default',
   agentKeyId: '6b1e2f0c-3d4a-4b5c-8d7e-9f0a1b2c3d4e',
+  source: 'proxy',
   method: 'POST',
   path: '/chat/completions',
   upstreamUrl: 'https://api.openai.com/v1',
+  traceId: null,
+  spanId: null,
+  parentSpanId: null,
+  spanName: null,
+  serviceName: null,
+  provider: null,
+  operation: null,
+  weexOrderId: null,
+  weexStage: null,
+  weexExplanation: null,
   requestedModel: 'gpt-4o-mini',
   answeredModel: 'gpt-4o-mini-2024-07-18',
   responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',
@@ -37,7 +48,8 @@ const ANSWER =
 
 /**
  * The model calls an account's agents made through /llm/openai/v1 (README: "Log with no code"), as recorded before
- * each answer ended: read by the agent that made them and by keys that read the account's logs.
+ * each answer ended, and those their OpenTelemetry exporters sent to /otlp/v1/traces: read by the agent that made
+ * them and by keys that read the account's logs.
  */
 @Controller('v1/model-calls')
 @AgentApi('Model calls')
@@ -47,7 +59,7 @@ export class ModelCallsController {
   @Get()
   @ApiEndpoint(
     "The account's model calls, newest first",
-    'Without their bodies (GET /v1/model-calls/{id} has them). Pass `nextCursor` as `cursor` for the next page.',
+    'Calls through /llm/openai/v1 (`source` proxy) and spans exported to /otlp/v1/traces (`source` otlp), without their bodies (GET /v1/model-calls/{id} has them). Pass `nextCursor` as `cursor` for the next page.',
   )
   @ApiAnswer(200, 'A page', ModelCallPageDto, { data: [SUMMARY], nextCursor: 'c2VxLjQx' })
   @ApiErrors(400)

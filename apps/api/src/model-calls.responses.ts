@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiId, ApiInstant } from '#libs/api-docs';
-import type { ModelCallChainView, ModelCallSummary, ModelCallView, TokenUsage } from '#libs/model-calls';
+import type { ModelCallChainView, ModelCallSource, ModelCallSummary, ModelCallView, TokenUsage } from '#libs/model-calls';
 
 /** The answers of /v1/model-calls, as OpenAPI schemas. */
 
 const TOKENS = { type: 'integer', nullable: true } as const;
+const TEXT = { type: 'string', nullable: true } as const;
 const SHA256 = { description: 'SHA-256 hex', example: '5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e' };
 
 export class TokenUsageDto implements TokenUsage {
@@ -39,14 +40,59 @@ export class ModelCallSummaryDto implements ModelCallSummary {
   @ApiProperty({ description: 'the agent key the call came with' })
   agentKeyId: string;
 
-  @ApiProperty({ example: 'POST' })
-  method: string;
+  @ApiProperty({ enum: ['proxy', 'otlp'], description: '`proxy`: a call through /llm/openai/v1; `otlp`: a span exported to /otlp/v1/traces' })
+  source: ModelCallSource;
 
-  @ApiProperty({ description: 'below /llm/openai/v1, with the query', example: '/chat/completions' })
-  path: string;
+  @ApiProperty({ ...TEXT, description: "the proxy's request method; null for a span", example: 'POST' })
+  method: string | null;
 
-  @ApiProperty({ description: "the provider's base URL the call went to" })
-  upstreamUrl: string;
+  @ApiProperty({ ...TEXT, description: 'below /llm/openai/v1, with the query; null for a span', example: '/chat/completions' })
+  path: string | null;
+
+  @ApiProperty({ ...TEXT, description: "the provider's base URL the call went to; null for a span" })
+  upstreamUrl: string | null;
+
+  @ApiProperty({
+    ...TEXT,
+    description: "a span's W3C trace id (32 lowercase hex digits); null for the proxy's calls",
+    example: '5b8efff798038103d269b633813fc60c',
+  })
+  traceId: string | null;
+
+  @ApiProperty({
+    ...TEXT,
+    description: "a span's id (16 lowercase hex digits): with traceId, what makes an exporter's retry a duplicate",
+    example: 'eee19b7ec3c1b174',
+  })
+  spanId: string | null;
+
+  @ApiProperty({ ...TEXT, description: "the span's parent, when it has one" })
+  parentSpanId: string | null;
+
+  @ApiProperty({ ...TEXT, description: "the span's name", example: 'chat gpt-4o-mini' })
+  spanName: string | null;
+
+  @ApiProperty({ ...TEXT, description: "service.name of the span's resource" })
+  serviceName: string | null;
+
+  @ApiProperty({ ...TEXT, description: 'gen_ai.provider.name (or gen_ai.system, llm.provider, llm.system)', example: 'openai' })
+  provider: string | null;
+
+  @ApiProperty({ ...TEXT, description: 'gen_ai.operation.name (or llm.request.type)', example: 'chat' })
+  operation: string | null;
+
+  @ApiProperty({
+    ...TEXT,
+    description: "the span's weex.order_id, as decimal digits: the order an AI log of this call would name",
+    example: '737185556881998184',
+  })
+  weexOrderId: string | null;
+
+  @ApiProperty({ ...TEXT, description: "the span's weex.stage" })
+  weexStage: string | null;
+
+  @ApiProperty({ ...TEXT, description: "the span's weex.explanation" })
+  weexExplanation: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: "`model` of the request's JSON" })
   requestedModel: string | null;
@@ -93,10 +139,13 @@ export class ModelCallSummaryDto implements ModelCallSummary {
 }
 
 export class ModelCallDto extends ModelCallSummaryDto implements ModelCallView {
-  @ApiProperty({ description: 'the request body as sent: JSON text' })
+  @ApiProperty({ description: 'the request body as sent: JSON text; for a span, its input messages (gen_ai.input.messages, or what stands for them)' })
   requestBody: string;
 
-  @ApiProperty({ description: 'the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so' })
+  @ApiProperty({
+    description:
+      'the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages',
+  })
   responseBody: string;
 
   @ApiProperty({ enum: ['utf8', 'base64'], description: '`base64` for an answer that was not UTF-8 text' })

@@ -7,7 +7,7 @@ import { bearerToken } from './bearer-token.js';
 const CHEAP_BODY_BYTES = 65_536;
 
 /**
- * Refuses a large body sent to the agent API (`/v1/`, and the model-call proxy under `/llm/`) with no key or an unknown
+ * Refuses a large body sent to the agent API (`/v1/`, the model-call proxy under `/llm/`, OTLP under `/otlp/`) with no key or an unknown
  * one before reading it. Nest's guards run after the body is parsed, and a 1 MB body cost 0.18 s of CPU before its
  * 401: a dozen at once without any key held every other request for two seconds. Small bodies keep the ordinary path
  * (AgentAuthGuard), which checks again. Routes are selected by prefix: test/api-docs holds every documented /v1/
@@ -15,7 +15,7 @@ const CHEAP_BODY_BYTES = 65_536;
  */
 export function refuseUnknownAgentsBeforeLargeBodies(fastify: FastifyInstance, accounts: AccountsRepository): void {
   fastify.addHook('preParsing', async (request, _reply, payload) => {
-    if (!request.url.startsWith('/v1/') && !request.url.startsWith('/llm/')) return payload;
+    if (!request.url.startsWith('/v1/') && !request.url.startsWith('/llm/') && !request.url.startsWith('/otlp/')) return payload;
     const length = request.headers['content-length'];
     const large = length === undefined ? request.headers['transfer-encoding'] !== undefined : Number(length) > CHEAP_BODY_BYTES;
     if (!large) return payload;

@@ -107,6 +107,15 @@ export class AppConfig {
   /** The largest answer the proxy records and passes on; a longer one is cut off with LLM_ANSWER_TOO_LARGE. */
   @IsInt() @Min(1_024) @Max(268_435_456) llmAnswerLimitBytes: number;
 
+  /** The largest body POST /otlp/v1/traces takes as sent (gzipped or not): 413 beyond. */
+  @IsInt() @Min(1_024) @Max(67_108_864) otlpBodyLimitBytes: number;
+  /** The most bytes a gzipped OTLP body may inflate to: inflating stops there, with a 413 (a gzip bomb costs no more). */
+  @IsInt() @Min(1_024) @Max(268_435_456) otlpDecompressedLimitBytes: number;
+  /** The most spans one OTLP export may hold (an SDK's batch is 512 by default): 400 beyond. */
+  @IsInt() @Min(1) @Max(100_000) otlpMaxSpansPerRequest: number;
+  /** The largest value of one attribute of a model-call span (a prompt, an answer): the span is refused beyond. */
+  @IsInt() @Min(1_024) @Max(67_108_864) otlpAttributeValueLimitBytes: number;
+
   @IsInt() @Min(0) @Max(65535) simPort: number;
   @IsInt() @Min(0) @Max(65535) simSpotPort: number;
   @IsOptional() @IsUrl(url) simUrl?: string;

@@ -6,6 +6,7 @@ import { findUnstorableText, jsonMayHoldUnstorableText, parseJson, stringifyJson
 import { BodyBytesBudget } from './body-bytes-budget.js';
 import { clientError, frameworkErrors } from './framework-errors.js';
 import { badlyEncodedQuery } from './query-encoding.js';
+import { UNSUPPORTED_MEDIA_TYPE } from './request-error.js';
 import { repeatedHeader } from './repeated-headers.js';
 import { API_HEADERS, registerPageSecurity } from './security-headers.js';
 import { closeUnusedConnectionsOnClose } from './unused-connections.js';
@@ -48,7 +49,10 @@ export const CHECKS_OWN_TEXT = { checksOwnText: true } as const;
  * forwards them and hashes them. The budget of bytes in flight still applies.
  */
 export const RAW_BODY = { rawBody: true } as const;
+/** Route config of a route that also takes `application/x-protobuf` bodies, as bytes (OTLP/HTTP). */
+export const RAW_OR_PROTOBUF_BODY = { rawBody: true, protobufBody: true } as const;
 const WANTS_RAW = Symbol('wantsRawBody');
+const WANTS_PROTOBUF = Symbol('wantsProtobufBody');
 
 /** A request to a route with CHECKS_OWN_TEXT, as the parser leaves it. */
 export interface CheckedTextRequest {
@@ -74,11 +78,15 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   fastify.decorateRequest('mayHoldUnstorableText', false);
   // A RAW_BODY route marks its requests with a hook of its own, so that the parser reads no route config for the others.
   fastify.decorateRequest(WANTS_RAW, false);
+  fastify.decorateRequest(WANTS_PROTOBUF, false);
   fastify.addHook('onRoute', (route) => {
-    if (!(route.config as { rawBody?: boolean } | undefined)?.rawBody) return;
+    const config = route.config as { rawBody?: boolean; protobufBody?: boolean } | undefined;
+    if (!config?.rawBody) return;
     const hooks = route.preParsing === undefined ? [] : [route.preParsing].flat();
+    const protobuf = config.protobufBody === true;
     const markRaw: preParsingHookHandler = (request, _reply, payload, done) => {
       (request as unknown as { [WANTS_RAW]: boolean })[WANTS_RAW] = true;
+      (request as unknown as { [WANTS_PROTOBUF]: boolean })[WANTS_PROTOBUF] = protobuf;
       done(null, payload);
     };
     route.preParsing = [...hooks, markRaw];
@@ -92,20 +100,32 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
   });
   // JSON only: a JSON text sent as text/plain is a 415 naming Content-Type, not a body of the wrong kind.
   fastify.removeContentTypeParser('text/plain');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
-    const bytes = (raw as Buffer).length;
+  const withinBudget = (request: FastifyRequest, raw: Buffer, done: (error: Error | null, body?: unknown) => void, parse: () => void) => {
+    const bytes = raw.length;
     const reply = (request as unknown as { [REPLY]: FastifyReply })[REPLY];
-    const parse = () => {
+    const start = () => {
       if (reply.raw.destroyed) {
         budget.release(bytes); // the sender gave up while its body waited
         return done(Object.assign(new Error('the connection closed before the body was read'), { statusCode: 400 }), undefined);
       }
       reply.raw.once('close', () => budget.release(bytes));
+      parse();
+    };
+    if (budget.tryTake(bytes)) start();
+    else void budget.wait(bytes).then(start);
+  };
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    withinBudget(request, raw as Buffer, done, () => {
       if ((request as unknown as { [WANTS_RAW]: boolean })[WANTS_RAW]) done(null, raw);
       else parseBody(request, raw as Buffer, done);
-    };
-    if (budget.tryTake(bytes)) parse();
-    else void budget.wait(bytes).then(parse);
+    });
+  });
+  // Only the routes with RAW_OR_PROTOBUF_BODY take protobuf; every other route refuses it as any unknown type.
+  fastify.addContentTypeParser('application/x-protobuf', { parseAs: 'buffer' }, (request, raw, done) => {
+    if (!(request as unknown as { [WANTS_PROTOBUF]: boolean })[WANTS_PROTOBUF]) {
+      return done(Object.assign(new Error(UNSUPPORTED_MEDIA_TYPE), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+    }
+    withinBudget(request, raw as Buffer, done, () => done(null, raw));
   });
   fastify.setReplySerializer((payload) => stringifyJson(payload));
   // A callback hook, not an async one: it runs for every answer, and needs no promise.

@@ -9,3 +9,4 @@ export * from './model-call.view.js';
 export * from './model-calls-query.dto.js';
 export * from './model-calls.module.js';
 export * from './model-calls.service.js';
+export * from './otlp-ingest.service.js';

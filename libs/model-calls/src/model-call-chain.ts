@@ -1,18 +1,36 @@
 import { canonicalJson, chainHash } from '#libs/audit-chain';
 
+/** Where a call was recorded from: the proxy at /llm/openai/v1, or a span sent to /otlp/v1/traces. */
+export type ModelCallSource = 'proxy' | 'otlp';
+
+/** A span's own fields (null on the proxy's calls). */
+export interface SpanFields {
+  traceId: string | null;
+  spanId: string | null;
+  parentSpanId: string | null;
+  spanName: string | null;
+  serviceName: string | null;
+  provider: string | null;
+  operation: string | null;
+  weexOrderId: string | null;
+  weexStage: string | null;
+  weexExplanation: string | null;
+}
+
 /**
  * A model call as its link in the account's chain covers it: every field of the row but the bodies, which their
  * SHA-256s stand for (so that checking a link needs no megabytes), and the chain's own prevHash and hash. Instants
  * are ISO-8601 with milliseconds, `seq` the decimal position (written as a JSON integer).
  */
-export interface ModelCallLink {
+export interface ModelCallLink extends SpanFields {
+  source: ModelCallSource;
   accountId: string;
   seq: string;
   id: string;
   agentKeyId: string;
-  method: string;
-  path: string;
-  upstreamUrl: string;
+  method: string | null;
+  path: string | null;
+  upstreamUrl: string | null;
   requestedModel: string | null;
   answeredModel: string | null;
   responseId: string | null;
@@ -29,12 +47,46 @@ export interface ModelCallLink {
   responseSha256: string;
 }
 
-/** The canonical JSON of a call's link: the audit chain's canonical form (sorted keys, no whitespace). */
+const SPAN_FIELDS: ReadonlyArray<keyof SpanFields | 'source'> = [
+  'source',
+  'traceId',
+  'spanId',
+  'parentSpanId',
+  'spanName',
+  'serviceName',
+  'provider',
+  'operation',
+  'weexOrderId',
+  'weexStage',
+  'weexExplanation',
+];
+
+/**
+ * The canonical JSON of a call's link: the audit chain's canonical form (sorted keys, no whitespace). A proxy call's
+ * link has the fields it had before spans were recorded, so that the links committed then still hash the same; a
+ * span's has them all.
+ */
 export function canonicalModelCall(call: ModelCallLink): string {
-  return canonicalJson({ ...call, seq: BigInt(call.seq) });
+  const fields: Record<string, unknown> = { ...call, seq: BigInt(call.seq) };
+  if (call.source === 'proxy') for (const key of SPAN_FIELDS) delete fields[key];
+  return canonicalJson(fields);
 }
 
 /** SHA-256 of the previous call's hash followed by this call's canonical JSON, as the AI-log chain hashes its logs. */
 export function modelCallHash(prevHash: string, call: ModelCallLink): string {
   return chainHash(prevHash, canonicalModelCall(call));
 }
+
+/** The span fields of a call that is not a span. */
+export const NO_SPAN: Readonly<SpanFields> = Object.freeze({
+  traceId: null,
+  spanId: null,
+  parentSpanId: null,
+  spanName: null,
+  serviceName: null,
+  provider: null,
+  operation: null,
+  weexOrderId: null,
+  weexStage: null,
+  weexExplanation: null,
+});

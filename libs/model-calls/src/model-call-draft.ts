@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { uuidv7 } from '#libs/common';
 import { AnswerFacts } from './answer-facts.js';
+import { NO_SPAN } from './model-call-chain.js';
 import type { NewModelCall } from './model-calls.repository.js';
 
 /** How a call ended: the provider's whole answer passed on, the agent gone first, or the provider failing us. */
@@ -64,6 +65,8 @@ export class ModelCallDraft {
     const text = utf8Text(answer);
     const { promptTokens, completionTokens, totalTokens } = this.facts.usage;
     return {
+      source: 'proxy',
+      ...NO_SPAN,
       id: this.id,
       accountId: this.start.accountId,
       agentKeyId: this.start.agentKeyId,

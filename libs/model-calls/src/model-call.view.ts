@@ -1,4 +1,5 @@
 import type { TokenUsage } from './answer-facts.js';
+import type { ModelCallSource } from './model-call-chain.js';
 import type { StoredModelCall, StoredModelCallWithBodies } from './model-calls.repository.js';
 
 /** A call's link in its account's chain of model calls. */
@@ -8,14 +9,25 @@ export interface ModelCallChainView {
   hash: string;
 }
 
-/** A model call as listed: everything but its bodies, whose SHA-256s it carries. */
+/** A model call as listed: everything but its bodies, whose SHA-256s it carries. A span's fields are null on the proxy's calls and the proxy's on spans. */
 export interface ModelCallSummary {
   id: string;
   accountId: string;
   agentKeyId: string;
-  method: string;
-  path: string;
-  upstreamUrl: string;
+  source: ModelCallSource;
+  method: string | null;
+  path: string | null;
+  upstreamUrl: string | null;
+  traceId: string | null;
+  spanId: string | null;
+  parentSpanId: string | null;
+  spanName: string | null;
+  serviceName: string | null;
+  provider: string | null;
+  operation: string | null;
+  weexOrderId: string | null;
+  weexStage: string | null;
+  weexExplanation: string | null;
   requestedModel: string | null;
   answeredModel: string | null;
   responseId: string | null;
@@ -31,7 +43,10 @@ export interface ModelCallSummary {
   chain: ModelCallChainView;
 }
 
-/** One model call with its bodies: the request's JSON text and the answer (a stream's SSE text, or base64). */
+/**
+ * One model call with its bodies: the request's JSON text and the answer (a stream's SSE text, or base64); for a span,
+ * its input and output messages.
+ */
 export interface ModelCallView extends ModelCallSummary {
   requestBody: string;
   responseBody: string;
@@ -43,9 +58,20 @@ export function toModelCallSummary(call: StoredModelCall): ModelCallSummary {
     id: call.id,
     accountId: call.accountId,
     agentKeyId: call.agentKeyId,
+    source: call.source,
     method: call.method,
     path: call.path,
     upstreamUrl: call.upstreamUrl,
+    traceId: call.traceId,
+    spanId: call.spanId,
+    parentSpanId: call.parentSpanId,
+    spanName: call.spanName,
+    serviceName: call.serviceName,
+    provider: call.provider,
+    operation: call.operation,
+    weexOrderId: call.weexOrderId,
+    weexStage: call.weexStage,
+    weexExplanation: call.weexExplanation,
     requestedModel: call.requestedModel,
     answeredModel: call.answeredModel,
     responseId: call.responseId,

@@ -5,11 +5,12 @@ import { LlmProxyService } from './llm-proxy.service.js';
 import { LlmUpstreams } from './llm-upstreams.js';
 import { ModelCallRecordsModule } from './model-call-records.module.js';
 import { ModelCallsService } from './model-calls.service.js';
+import { OtlpIngestService } from './otlp-ingest.service.js';
 
 /** The model-call proxy (/llm/openai/v1/...), the record of every call, and its reading. The API imports it. */
 @Module({
   imports: [AccountsModule, ModelCallRecordsModule],
-  providers: [ModelCallsService, LlmUpstreams, LlmProxyService, LlmBodyLimit],
-  exports: [ModelCallsService, LlmProxyService],
+  providers: [ModelCallsService, LlmUpstreams, LlmProxyService, LlmBodyLimit, OtlpIngestService],
+  exports: [ModelCallsService, LlmProxyService, OtlpIngestService],
 })
 export class ModelCallsModule {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { GENESIS_HASH } from '#libs/audit-chain';
 import { GroupCommit } from '#libs/common';
-import { type Prisma, PrismaService } from '#libs/database';
-import { type ModelCallLink, modelCallHash } from './model-call-chain.js';
+import { type ColumnOf, type ModelCall, type Prisma, PrismaService } from '#libs/database';
+import { type ModelCallLink, type ModelCallSource, modelCallHash } from './model-call-chain.js';
 
 /** A call to record: its link's fields but the chain's, and its bodies. */
 export type NewModelCall = Omit<ModelCallLink, 'seq'> & {
@@ -15,6 +15,53 @@ export type NewModelCall = Omit<ModelCallLink, 'seq'> & {
 /** A recorded call: its link, chained, and (for one call) its bodies. */
 export type StoredModelCall = ModelCallLink & { prevHash: string; hash: string };
 export type StoredModelCallWithBodies = StoredModelCall & Pick<NewModelCall, 'requestBody' | 'responseBody' | 'responseEncoding'>;
+
+type Row = Record<ColumnOf<ModelCall>, string | number | null>;
+/** The columns a batch inserts from its JSON document, with the types json_to_recordset reads them as. */
+const BATCH_COLUMNS = {
+  id: 'uuid',
+  account_id: 'text',
+  agent_key_id: 'text',
+  source: 'text',
+  method: 'text',
+  path: 'text',
+  upstream_url: 'text',
+  trace_id: 'text',
+  span_id: 'text',
+  parent_span_id: 'text',
+  span_name: 'text',
+  service_name: 'text',
+  provider: 'text',
+  operation: 'text',
+  weex_order_id: 'text',
+  weex_stage: 'text',
+  weex_explanation: 'text',
+  requested_model: 'text',
+  answered_model: 'text',
+  response_id: 'text',
+  http_status: 'integer',
+  outcome: 'text',
+  error: 'text',
+  request_body: 'text',
+  response_body: 'text',
+  response_encoding: 'text',
+  prompt_tokens: 'integer',
+  completion_tokens: 'integer',
+  total_tokens: 'integer',
+  started_at: 'timestamptz',
+  first_byte_at: 'timestamptz',
+  finished_at: 'timestamptz',
+  request_sha256: 'text',
+  response_sha256: 'text',
+  seq: 'bigint',
+  prev_hash: 'text',
+  hash: 'text',
+} as const satisfies Record<ColumnOf<ModelCall>, string>;
+const batchColumns = Object.keys(BATCH_COLUMNS).join(', ');
+const INSERT_BATCH = `INSERT INTO model_calls (${batchColumns}) SELECT ${batchColumns}
+  FROM json_to_recordset($1::json) AS v(${Object.entries(BATCH_COLUMNS)
+    .map(([column, type]) => `${column} ${type}`)
+    .join(', ')})`;
 
 /** The owner of `model_calls`: every read and write of the table goes through here. */
 @Injectable()
@@ -70,6 +117,29 @@ export class ModelCallsRepository {
     });
   }
 
+  /**
+   * Commits the spans of one export (all of one account) as the next links of its chain, in their order, leaving out
+   * those already stored (by trace and span id): an exporter's retry, or a span sent twice in one request, is stored
+   * once. One transaction under the lock of the account's chain that the proxy's group commits take too (so the check
+   * for stored spans is exact, and no seq is taken twice), one INSERT for the batch.
+   */
+  async appendSpans(accountId: string, calls: NewModelCall[]): Promise<{ stored: number; duplicates: number }> {
+    const unique = [...new Map(calls.map((call) => [`${call.traceId}/${call.spanId}`, call])).values()];
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`model_calls:${accountId}`}, 0))`;
+      const known = await tx.$queryRaw<Array<{ trace_id: string; span_id: string }>>`
+        SELECT m.trace_id, m.span_id FROM unnest(${unique.map((c) => c.traceId)}::text[], ${unique.map((c) => c.spanId)}::text[]) AS s(trace_id, span_id)
+        JOIN model_calls m ON m.account_id = ${accountId} AND m.trace_id = s.trace_id AND m.span_id = s.span_id`;
+      const stored = new Set(known.map((row) => `${row.trace_id}/${row.span_id}`));
+      const fresh = unique.filter((call) => !stored.has(`${call.traceId}/${call.spanId}`));
+      if (fresh.length > 0) {
+        const last = await tx.modelCall.findFirst({ where: { accountId }, orderBy: { seq: 'desc' }, select: { seq: true, hash: true } });
+        await tx.$executeRawUnsafe(INSERT_BATCH, JSON.stringify(chainRows(fresh, last?.seq ?? 0n, last?.hash ?? GENESIS_HASH)));
+      }
+      return { stored: fresh.length, duplicates: calls.length - fresh.length };
+    }, TRANSACTION);
+  }
+
   /** One page of the account's calls, newest (highest seq) first, below `beforeSeq` when given; without bodies. */
   async page(accountId: string, limit: number, beforeSeq?: bigint): Promise<StoredModelCall[]> {
     const rows = await this.prisma.modelCall.findMany({
@@ -93,17 +163,82 @@ export class ModelCallsRepository {
   }
 }
 
-type Row = Omit<Prisma.ModelCallGetPayload<object>, 'requestBody' | 'responseBody' | 'responseEncoding'>;
+/** Waits behind other exports of the account (the lock) and may write thousands of rows: Prisma's 5 s is too short. */
+const TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
 
-function toStored(row: Row): StoredModelCall {
+/** The rows of `calls`, chained after the link (seq, hash). */
+function chainRows(calls: NewModelCall[], lastSeq: bigint, lastHash: string): Row[] {
+  let prevHash = lastHash;
+  return calls.map((call, i) => {
+    const { requestBody, responseBody, responseEncoding, ...fields } = call;
+    const link: ModelCallLink = { ...fields, seq: (lastSeq + BigInt(i + 1)).toString() };
+    const hash = modelCallHash(prevHash, link);
+    const row: Row = {
+      id: link.id,
+      account_id: link.accountId,
+      agent_key_id: link.agentKeyId,
+      source: link.source,
+      method: link.method,
+      path: link.path,
+      upstream_url: link.upstreamUrl,
+      trace_id: link.traceId,
+      span_id: link.spanId,
+      parent_span_id: link.parentSpanId,
+      span_name: link.spanName,
+      service_name: link.serviceName,
+      provider: link.provider,
+      operation: link.operation,
+      weex_order_id: link.weexOrderId,
+      weex_stage: link.weexStage,
+      weex_explanation: link.weexExplanation,
+      requested_model: link.requestedModel,
+      answered_model: link.answeredModel,
+      response_id: link.responseId,
+      http_status: link.httpStatus,
+      outcome: link.outcome,
+      error: link.error,
+      request_body: requestBody,
+      response_body: responseBody,
+      response_encoding: responseEncoding,
+      prompt_tokens: link.promptTokens,
+      completion_tokens: link.completionTokens,
+      total_tokens: link.totalTokens,
+      started_at: link.startedAt,
+      first_byte_at: link.firstByteAt,
+      finished_at: link.finishedAt,
+      request_sha256: link.requestSha256,
+      response_sha256: link.responseSha256,
+      seq: link.seq,
+      prev_hash: prevHash,
+      hash,
+    };
+    prevHash = hash;
+    return row;
+  });
+}
+
+type StoredRow = Omit<Prisma.ModelCallGetPayload<object>, 'requestBody' | 'responseBody' | 'responseEncoding'>;
+
+function toStored(row: StoredRow): StoredModelCall {
   return {
     id: row.id,
     accountId: row.accountId,
     seq: row.seq.toString(),
+    source: row.source as ModelCallSource,
     agentKeyId: row.agentKeyId,
     method: row.method,
     path: row.path,
     upstreamUrl: row.upstreamUrl,
+    traceId: row.traceId,
+    spanId: row.spanId,
+    parentSpanId: row.parentSpanId,
+    spanName: row.spanName,
+    serviceName: row.serviceName,
+    provider: row.provider,
+    operation: row.operation,
+    weexOrderId: row.weexOrderId,
+    weexStage: row.weexStage,
+    weexExplanation: row.weexExplanation,
     requestedModel: row.requestedModel,
     answeredModel: row.answeredModel,
     responseId: row.responseId,
