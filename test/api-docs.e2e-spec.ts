@@ -12,6 +12,8 @@ const bin = (name: string) => join(process.cwd(), 'node_modules', '.bin', name);
 
 /** Paths without auth: the probes and the metrics, with `security: []`. */
 const PUBLIC = /^\/(health\/|metrics$)/;
+/** The OTLP/HTTP receiver, whose errors OTLP defines. */
+const OTLP = /^\/otlp\//;
 /** Operations that have no 4xx answer to give: the probes and the metrics (redocly's operation-4xx-response warns). */
 const NO_4XX = ['/health/live', '/health/ready', '/metrics'];
 
@@ -57,11 +59,13 @@ describe('API documentation (/docs, /docs-json)', () => {
       }
       const errors = responses.filter(([status]) => /^[45]/.test(status) && !(PUBLIC.test(path) && status === '503'));
       if (!PUBLIC.test(path) && errors.length === 0) problems.push(`${name}: no error answers`);
+      // OTLP/HTTP's errors are google.rpc.Status, as its exporters read them; every other error is an ErrorBody.
+      const errorSchema = OTLP.test(path) ? '#/components/schemas/OtlpStatusDto' : '#/components/schemas/ErrorBody';
       for (const [status, r] of errors)
-        if (r.content?.['application/json']?.schema?.$ref !== '#/components/schemas/ErrorBody') problems.push(`${name}: ${status} is not an ErrorBody`);
-      // Agent keys on /v1/ and nowhere else: the check of a large body's key before it is read selects by that prefix.
+        if (r.content?.['application/json']?.schema?.$ref !== errorSchema) problems.push(`${name}: ${status} is not an ${errorSchema}`);
+      // Agent keys on /v1/ and /otlp/ and nowhere else: the check of a large body's key before it is read selects by those prefixes.
       const security = JSON.stringify(op.security);
-      const expected = PUBLIC.test(path) ? '[]' : path.startsWith('/v1/') ? '[{"agent":[]}]' : '[{"admin":[]}]';
+      const expected = PUBLIC.test(path) ? '[]' : path.startsWith('/v1/') || OTLP.test(path) ? '[{"agent":[]}]' : '[{"admin":[]}]';
       if (security !== expected) problems.push(`${name}: security ${security}, expected ${expected}`);
     }
     expect(problems).toEqual([]);
