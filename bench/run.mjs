@@ -26,6 +26,7 @@ const SCENARIOS = {
   proofs: './scenarios/proofs.mjs',
   abuse: './scenarios/abuse.mjs',
   llm: './scenarios/llm-proxy.mjs',
+  otlp: './scenarios/otlp.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 

@@ -94,6 +94,8 @@ export const TARGETS = {
   ingestLogsPerS: 5_000,
   ingestP99Ms: 25,
   batchLogsPerS: 15_000,
+  /** Issue 27: OTLP ingest of 1,000-span protobuf requests. */
+  otlpSpansPerS: 5_000,
   embeddedLogsPerS: 1_000,
   /** `npm start` (issue 16): RSS at rest, and from a fresh clone's `npm install` to the first 202. */
   embeddedRestRssMb: 250,
