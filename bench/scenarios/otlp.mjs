@@ -92,8 +92,12 @@ async function load(url, { body, marks }, seconds) {
       const res = await fetch(url, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/x-protobuf' }, body: copy });
       const answer = Buffer.from(await res.arrayBuffer());
       const warm = Date.now() < until.warm;
-      if (res.status === 200 && answer.length === 0) warm ? stats.warmupOk++ : (stats.ok++, stats.latencies.push(performance.now() - sent));
-      else stats.other[res.status] = (stats.other[res.status] ?? 0) + 1;
+      if (res.status !== 200 || answer.length > 0) stats.other[res.status] = (stats.other[res.status] ?? 0) + 1;
+      else if (warm) stats.warmupOk++;
+      else {
+        stats.ok++;
+        stats.latencies.push(performance.now() - sent);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
