@@ -95,7 +95,7 @@ export interface paths {
     };
     /**
      * The account's model calls, newest first
-     * @description Without their bodies (GET /v1/model-calls/{id} has them). Pass `nextCursor` as `cursor` for the next page.
+     * @description Calls through /llm/openai/v1 (`source` proxy) and spans exported to /otlp/v1/traces (`source` otlp), without their bodies (GET /v1/model-calls/{id} has them). Pass `nextCursor` as `cursor` for the next page.
      */
     get: operations['listModelCalls'];
     put?: never;
@@ -120,6 +120,26 @@ export interface paths {
     get: operations['getModelCall'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/otlp/v1/traces': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Export traces (OTLP/HTTP): model-call spans become model calls
+     * @description An ExportTraceServiceRequest in binary protobuf or JSON, optionally with `Content-Encoding: gzip`. Spans with GenAI attributes (OpenTelemetry, OpenInference or OpenLLMetry conventions) are recorded once per trace and span id; other spans are accepted and dropped. A model-call span that cannot be recorded is counted in `partialSuccess`.
+     */
+    post: operations['exportTraces'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1246,15 +1266,61 @@ export interface components {
       accountId: string;
       /** @description the agent key the call came with */
       agentKeyId: string;
-      /** @example POST */
-      method: string;
       /**
-       * @description below /llm/openai/v1, with the query
+       * @description `proxy`: a call through /llm/openai/v1; `otlp`: a span exported to /otlp/v1/traces
+       * @enum {string}
+       */
+      source: 'proxy' | 'otlp';
+      /**
+       * @description the proxy's request method; null for a span
+       * @example POST
+       */
+      method: string | null;
+      /**
+       * @description below /llm/openai/v1, with the query; null for a span
        * @example /chat/completions
        */
-      path: string;
-      /** @description the provider's base URL the call went to */
-      upstreamUrl: string;
+      path: string | null;
+      /** @description the provider's base URL the call went to; null for a span */
+      upstreamUrl: string | null;
+      /**
+       * @description a span's W3C trace id (32 lowercase hex digits); null for the proxy's calls
+       * @example 5b8efff798038103d269b633813fc60c
+       */
+      traceId: string | null;
+      /**
+       * @description a span's id (16 lowercase hex digits): with traceId, what makes an exporter's retry a duplicate
+       * @example eee19b7ec3c1b174
+       */
+      spanId: string | null;
+      /** @description the span's parent, when it has one */
+      parentSpanId: string | null;
+      /**
+       * @description the span's name
+       * @example chat gpt-4o-mini
+       */
+      spanName: string | null;
+      /** @description service.name of the span's resource */
+      serviceName: string | null;
+      /**
+       * @description gen_ai.provider.name (or gen_ai.system, llm.provider, llm.system)
+       * @example openai
+       */
+      provider: string | null;
+      /**
+       * @description gen_ai.operation.name (or llm.request.type)
+       * @example chat
+       */
+      operation: string | null;
+      /**
+       * @description the span's weex.order_id, as decimal digits: the order an AI log of this call would name
+       * @example 737185556881998184
+       */
+      weexOrderId: string | null;
+      /** @description the span's weex.stage */
+      weexStage: string | null;
+      /** @description the span's weex.explanation */
+      weexExplanation: string | null;
       /** @description `model` of the request's JSON */
       requestedModel: string | null;
       /** @description `model` of the answer: the one that answered */
@@ -1313,15 +1379,61 @@ export interface components {
       accountId: string;
       /** @description the agent key the call came with */
       agentKeyId: string;
-      /** @example POST */
-      method: string;
       /**
-       * @description below /llm/openai/v1, with the query
+       * @description `proxy`: a call through /llm/openai/v1; `otlp`: a span exported to /otlp/v1/traces
+       * @enum {string}
+       */
+      source: 'proxy' | 'otlp';
+      /**
+       * @description the proxy's request method; null for a span
+       * @example POST
+       */
+      method: string | null;
+      /**
+       * @description below /llm/openai/v1, with the query; null for a span
        * @example /chat/completions
        */
-      path: string;
-      /** @description the provider's base URL the call went to */
-      upstreamUrl: string;
+      path: string | null;
+      /** @description the provider's base URL the call went to; null for a span */
+      upstreamUrl: string | null;
+      /**
+       * @description a span's W3C trace id (32 lowercase hex digits); null for the proxy's calls
+       * @example 5b8efff798038103d269b633813fc60c
+       */
+      traceId: string | null;
+      /**
+       * @description a span's id (16 lowercase hex digits): with traceId, what makes an exporter's retry a duplicate
+       * @example eee19b7ec3c1b174
+       */
+      spanId: string | null;
+      /** @description the span's parent, when it has one */
+      parentSpanId: string | null;
+      /**
+       * @description the span's name
+       * @example chat gpt-4o-mini
+       */
+      spanName: string | null;
+      /** @description service.name of the span's resource */
+      serviceName: string | null;
+      /**
+       * @description gen_ai.provider.name (or gen_ai.system, llm.provider, llm.system)
+       * @example openai
+       */
+      provider: string | null;
+      /**
+       * @description gen_ai.operation.name (or llm.request.type)
+       * @example chat
+       */
+      operation: string | null;
+      /**
+       * @description the span's weex.order_id, as decimal digits: the order an AI log of this call would name
+       * @example 737185556881998184
+       */
+      weexOrderId: string | null;
+      /** @description the span's weex.stage */
+      weexStage: string | null;
+      /** @description the span's weex.explanation */
+      weexExplanation: string | null;
       /** @description `model` of the request's JSON */
       requestedModel: string | null;
       /** @description `model` of the answer: the one that answered */
@@ -1364,15 +1476,40 @@ export interface components {
        */
       responseSha256: string;
       chain: components['schemas']['ModelCallChainDto'];
-      /** @description the request body as sent: JSON text */
+      /** @description the request body as sent: JSON text; for a span, its input messages (gen_ai.input.messages, or what stands for them) */
       requestBody: string;
-      /** @description the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so */
+      /** @description the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages */
       responseBody: string;
       /**
        * @description `base64` for an answer that was not UTF-8 text
        * @enum {string}
        */
       responseEncoding: 'utf8' | 'base64';
+    };
+    OtlpExportTraceRequestDto: {
+      /** @description ResourceSpans: { resource: { attributes }, scopeSpans: [{ scope, spans: [Span] }] }, as opentelemetry-proto defines them */
+      resourceSpans: {
+        [key: string]: unknown;
+      }[];
+    };
+    OtlpPartialSuccessDto: {
+      /**
+       * @description int64 as a decimal string: the spans refused, which the exporter must not send again
+       * @example 1
+       */
+      rejectedSpans: string;
+      /** @description why, naming each span (up to five) by its ids and the rule it broke */
+      errorMessage: string;
+    };
+    OtlpExportResponseDto: {
+      /** @description absent when every span was accepted */
+      partialSuccess?: components['schemas']['OtlpPartialSuccessDto'];
+    };
+    OtlpStatusDto: {
+      /** @description gRPC's code for the HTTP status (3 INVALID_ARGUMENT, 16 UNAUTHENTICATED, 8 RESOURCE_EXHAUSTED, ...) */
+      code: number;
+      /** @description the gateway's error code, a colon, and the rule the request broke */
+      message: string;
     };
     ChainEndDto: {
       /**
@@ -3431,9 +3568,20 @@ export interface operations {
            *           "id": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
            *           "accountId": "default",
            *           "agentKeyId": "6b1e2f0c-3d4a-4b5c-8d7e-9f0a1b2c3d4e",
+           *           "source": "proxy",
            *           "method": "POST",
            *           "path": "/chat/completions",
            *           "upstreamUrl": "https://api.openai.com/v1",
+           *           "traceId": null,
+           *           "spanId": null,
+           *           "parentSpanId": null,
+           *           "spanName": null,
+           *           "serviceName": null,
+           *           "provider": null,
+           *           "operation": null,
+           *           "weexOrderId": null,
+           *           "weexStage": null,
+           *           "weexExplanation": null,
            *           "requestedModel": "gpt-4o-mini",
            *           "answeredModel": "gpt-4o-mini-2024-07-18",
            *           "responseId": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
@@ -3580,9 +3728,20 @@ export interface operations {
            *       "id": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
            *       "accountId": "default",
            *       "agentKeyId": "6b1e2f0c-3d4a-4b5c-8d7e-9f0a1b2c3d4e",
+           *       "source": "proxy",
            *       "method": "POST",
            *       "path": "/chat/completions",
            *       "upstreamUrl": "https://api.openai.com/v1",
+           *       "traceId": null,
+           *       "spanId": null,
+           *       "parentSpanId": null,
+           *       "spanName": null,
+           *       "serviceName": null,
+           *       "provider": null,
+           *       "operation": null,
+           *       "weexOrderId": null,
+           *       "weexStage": null,
+           *       "weexExplanation": null,
            *       "requestedModel": "gpt-4o-mini",
            *       "answeredModel": "gpt-4o-mini-2024-07-18",
            *       "responseId": "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
@@ -3697,6 +3856,155 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  exportTraces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-protobuf': string;
+        'application/json': components['schemas']['OtlpExportTraceRequestDto'];
+      };
+    };
+    responses: {
+      /** @description Accepted: ExportTraceServiceResponse in the request encoding, with partialSuccess when spans were refused */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "partialSuccess": {
+           *         "rejectedSpans": "1",
+           *         "errorMessage": "1 spans not recorded: span eee19b7ec3c1b174 of trace 5b8e…: its endTimeUnixNano is before its startTimeUnixNano"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['OtlpExportResponseDto'];
+          /** @example (binary ExportTraceServiceResponse) */
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description Bad data, not to be sent again: undecodable, too many spans, more model-call spans than the key may send in a minute */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 3,
+           *       "message": "OTLP_TOO_MANY_SPANS: the request holds 6000 spans, more than OTLP_MAX_SPANS_PER_REQUEST (5000): export smaller batches"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description Missing, unknown or revoked agent key (OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <key>) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 3,
+           *       "message": "UNAUTHORIZED: unknown or revoked agent key"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description The agent key lacks the scope logs:write */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 3,
+           *       "message": "FORBIDDEN: this agent key lacks the scope logs:write"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description The body, or what it inflates to, is larger than OTLP_BODY_LIMIT_BYTES or OTLP_DECOMPRESSED_LIMIT_BYTES */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 8,
+           *       "message": "OTLP_BODY_TOO_LARGE: the body inflates to more than OTLP_DECOMPRESSED_LIMIT_BYTES (16777216 bytes): export smaller batches"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description A Content-Type other than application/x-protobuf or application/json, or a Content-Encoding other than gzip */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 3,
+           *       "message": "UNSUPPORTED_MEDIA_TYPE: Content-Type must be application/x-protobuf or application/json"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description Over the agent key's rate limit (each model-call span counts one); exporters retry after Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 8,
+           *       "message": "RATE_LIMITED: this agent key made too many requests; retry in 12 s"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
+        };
+      };
+      /** @description A database statement ran longer than API_STATEMENT_TIMEOUT_MS; exporters retry */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 3,
+           *       "message": "QUERY_TIMEOUT: a database statement of this request ran longer than the statement timeout"
+           *     }
+           */
+          'application/json': components['schemas']['OtlpStatusDto'];
+          'application/x-protobuf': string;
         };
       };
     };
