@@ -1,0 +1,49 @@
+import { decodeJsonTraces } from './decode-json.js';
+import { OtlpRequestError } from './otlp-request.error.js';
+
+const decode = (text: string, maxSpans = 10) => decodeJsonTraces(Buffer.from(text), { maxSpans });
+const refusal = (text: string, maxSpans = 10) => {
+  try {
+    decode(text, maxSpans);
+  } catch (error) {
+    return error instanceof OtlpRequestError ? `${error.status} ${error.code}: ${error.message}` : error;
+  }
+  return undefined;
+};
+
+describe('OTLP JSON', () => {
+  it('reads hex ids in either case, int64 from strings and bare numbers exactly, unknown fields ignored', () => {
+    const [span] = decode(
+      '{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"a"}}]},"scopeSpans":[{"scope":{"name":"x"},"spans":[' +
+        '{"traceId":"5B8EFFF798038103D269B633813FC60C","spanId":"eee19b7ec3c1b174","startTimeUnixNano":18446744073709551615,"endTimeUnixNano":"18446744073709551615",' +
+        '"attributes":[{"key":"n","value":{"intValue":-9223372036854775808}},{"key":"d","value":{"doubleValue":"NaN"}}],"futureField":{"x":1}}]}]}]}',
+    );
+    expect(span.traceId).toBe('5b8efff798038103d269b633813fc60c');
+    expect([span.startTimeUnixNano, span.endTimeUnixNano]).toEqual([2n ** 64n - 1n, 2n ** 64n - 1n]);
+    expect(span.attributes.get('n')).toBe(-(2n ** 63n));
+    expect(span.attributes.get('d')).toBeNaN();
+    expect(span.resource.get('service.name')).toBe('a');
+  });
+
+  it('answers an empty body, and a request with no spans, with no spans', () => {
+    expect(decode('')).toEqual([]);
+    expect(decode('{}')).toEqual([]);
+  });
+
+  it('refuses what it cannot read with 400 naming the path, and too many spans before reading them', () => {
+    expect(refusal('{"resourceSpans":{}}')).toBe('400 OTLP_UNDECODABLE: resourceSpans must be an array');
+    expect(refusal('{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"xyz"}]}]}]}')).toBe(
+      '400 OTLP_UNDECODABLE: resourceSpans[0].scopeSpans[0].spans[0].spanId must be hex digits',
+    );
+    expect(refusal('{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":1.5}]}]}]}')).toBe(
+      '400 OTLP_UNDECODABLE: resourceSpans[0].scopeSpans[0].spans[0].kind must be a 32-bit integer',
+    );
+    expect(refusal('{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":{"intValue":"9223372036854775808"}}]}]}]}]}')).toBe(
+      '400 OTLP_UNDECODABLE: resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.intValue must be a 64-bit integer (a decimal string or number)',
+    );
+    expect(refusal('{"resourceSpans":[{"scopeSpans":[{"spans":[{},{},{}]}]}]}', 2)).toBe(
+      '400 OTLP_TOO_MANY_SPANS: the request holds 3 spans, more than OTLP_MAX_SPANS_PER_REQUEST (2): export smaller batches',
+    );
+    expect(refusal('[1,')).toMatch(/^400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON/);
+  });
+});
