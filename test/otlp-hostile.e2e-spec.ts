@@ -9,6 +9,7 @@ import { gatewaySuite } from './support/gateway-suite.js';
 const KEY = 'agent-key-for-otlp-hostile-tests';
 const MAX_SPANS = 50;
 const ATTRIBUTE_LIMIT = 4_096;
+const ADMIN = 'admin-token-for-otlp-hostile-tests';
 const UINT64_MAX = '18446744073709551615';
 const INT64_MAX = '9223372036854775807';
 
@@ -63,6 +64,7 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
   const suite = gatewaySuite(
     {
       AGENT_API_KEY: KEY,
+      ADMIN_TOKEN: ADMIN,
       OTLP_MAX_SPANS_PER_REQUEST: String(MAX_SPANS),
       OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES: String(ATTRIBUTE_LIMIT),
       OTLP_BODY_LIMIT_BYTES: '1048576',
@@ -285,6 +287,29 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
     ]);
     const wrong = await postJson(jsonExport([jsonSpan()]), { authorization: 'Bearer agk_not-a-key-of-this-gateway' });
     expect([wrong.status, wrong.json]).toEqual([401, { code: 16, message: 'UNAUTHORIZED: unknown or revoked agent key' }]);
+  });
+
+  it("counts each model-call span against the key's rate limit: 429 with Retry-After, and 400 for an export that never fits", async () => {
+    const created = await fetch(`${suite.harness.apiUrl}/admin/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: 'default', label: 'otlp-limited', rateLimitPerMin: 10 }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const spans = (n: number) => jsonExport(Array.from({ length: n }, () => jsonSpan()));
+    const withKey = { authorization: `Bearer ${key}` };
+    expect((await postJson(spans(8), withKey)).status).toBe(200);
+    const over = await postJson(spans(5), withKey);
+    expect([over.status, Number(over.retryAfter) > 0, over.json.message]).toEqual([
+      429,
+      true,
+      expect.stringMatching(/^RATE_LIMITED: the 5 model-call spans of this request would take this agent key over its limit of 10 a minute; retry in \d+ s$/),
+    ]);
+    const never = await postJson(spans(11), withKey);
+    expect([never.status, never.json.message]).toEqual([
+      400,
+      'OTLP_OVER_RATE_LIMIT: the request holds 11 model-call spans, more than this agent key may send in a minute (10): export smaller batches',
+    ]);
   });
 
   it('never answers random bytes with a 5xx', async () => {
