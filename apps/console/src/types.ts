@@ -67,7 +67,9 @@ export interface LogDetail {
 /** GET /v1/model-calls/:id, as far as the console shows it. */
 export interface ModelCallSummary {
   id: string;
-  path: string;
+  /** `otlp`: a span an agent's tracer exported; it has no proxy path (null). */
+  source: 'proxy' | 'otlp';
+  path: string | null;
   requestedModel: string | null;
   answeredModel: string | null;
   httpStatus: number | null;
