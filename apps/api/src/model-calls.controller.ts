@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
 import { NoQueryDto } from '#libs/http';
-import { ListModelCallsQueryDto, type ModelCallSummary, type ModelCallView, ModelCallsService } from '#libs/model-calls';
+import { ListModelCallsQueryDto, type ModelCallSummary, type ModelCallView, ModelCallsService, NO_SPAN } from '#libs/model-calls';
 import { AgentApi, Scopes } from './controller-kinds.js';
 import { ModelCallDto, ModelCallPageDto } from './model-calls.responses.js';
 
@@ -14,16 +14,7 @@ const SUMMARY = {
   method: 'POST',
   path: '/chat/completions',
   upstreamUrl: 'https://api.openai.com/v1',
-  traceId: null,
-  spanId: null,
-  parentSpanId: null,
-  spanName: null,
-  serviceName: null,
-  provider: null,
-  operation: null,
-  weexOrderId: null,
-  weexStage: null,
-  weexExplanation: null,
+  ...NO_SPAN,
   requestedModel: 'gpt-4o-mini',
   answeredModel: 'gpt-4o-mini-2024-07-18',
   responseId: 'chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GENESIS_HASH } from '#libs/audit-chain';
 import { GroupCommit } from '#libs/common';
 import { type ColumnOf, type ModelCall, type Prisma, PrismaService, SqlPool } from '#libs/database';
+import type { PoolClient } from 'pg';
 import { type ModelCallLink, type ModelCallSource, placedLinkHash, unplacedLink } from './model-call-chain.js';
 
 /** A call to record: its link's fields but the chain's, and its bodies. */
@@ -93,12 +94,11 @@ export class ModelCallsRepository {
       const documents: string[] = [];
       for (const accountId of [...new Set(calls.map((call) => call.accountId))].sort()) {
         await client.query(LOCK_CHAIN, [`model_calls:${accountId}`]);
-        const last = (await client.query<{ seq: string; hash: string }>(LAST_LINK, [accountId])).rows[0];
         const mine = calls.flatMap((call, i) => (call.accountId === accountId ? [i] : []));
-        const rows = placeRows(
+        const rows = await placeAfterHead(
+          client,
+          accountId,
           mine.map((i) => prepared[i]),
-          BigInt(last?.seq ?? 0),
-          last?.hash ?? GENESIS_HASH,
         );
         mine.forEach((i, k) => (placed[i] = rows.placements[k]));
         documents.push(...rows.texts);
@@ -132,9 +132,12 @@ export class ModelCallsRepository {
       const stored = new Set(known.rows.map((row) => `${row.trace_id}/${row.span_id}`));
       const fresh = unique.filter((call) => !stored.has(`${call.traceId}/${call.spanId}`));
       if (fresh.length > 0) {
-        const last = (await client.query<{ seq: string; hash: string }>(LAST_LINK, [accountId])).rows[0];
-        const rows = fresh.map((call) => prepared.get(call)!);
-        await client.query(INSERT_BATCH, [`[${placeRows(rows, BigInt(last?.seq ?? 0), last?.hash ?? GENESIS_HASH).texts.join(',')}]`]);
+        const { texts } = await placeAfterHead(
+          client,
+          accountId,
+          fresh.map((call) => prepared.get(call)!),
+        );
+        await client.query(INSERT_BATCH, [`[${texts.join(',')}]`]);
       }
       return { stored: fresh.length, duplicates: calls.length - fresh.length };
     });
@@ -153,13 +156,12 @@ export class ModelCallsRepository {
 
   /** The account's calls among `ids`, with their bodies: those of other accounts, or none, are left out. */
   async findMany(accountId: string, ids: string[]): Promise<StoredModelCallWithBodies[]> {
-    const rows = await this.prisma.modelCall.findMany({ where: { accountId, id: { in: ids } } });
-    return rows.map((row) => ({ ...toStored(row), requestBody: row.requestBody, responseBody: row.responseBody, responseEncoding: row.responseEncoding }));
+    return (await this.prisma.modelCall.findMany({ where: { accountId, id: { in: ids } } })).map(withBodies);
   }
 
   async find(accountId: string, id: string): Promise<StoredModelCallWithBodies | undefined> {
     const row = await this.prisma.modelCall.findFirst({ where: { id, accountId } });
-    return row ? { ...toStored(row), requestBody: row.requestBody, responseBody: row.responseBody, responseEncoding: row.responseEncoding } : undefined;
+    return row ? withBodies(row) : undefined;
   }
 }
 
@@ -218,6 +220,20 @@ function prepareRow(call: NewModelCall): PreparedRow {
   };
   return { text: JSON.stringify(row).slice(0, -1), link: unplacedLink(link) };
 }
+
+/** The rows placed after the account's last link, read under its lock (LOCK_CHAIN, taken by the caller). */
+async function placeAfterHead(client: PoolClient, accountId: string, rows: PreparedRow[]): Promise<{ texts: string[]; placements: Placement[] }> {
+  const last = (await client.query<{ seq: string; hash: string }>(LAST_LINK, [accountId])).rows[0];
+  return placeRows(rows, BigInt(last?.seq ?? 0), last?.hash ?? GENESIS_HASH);
+}
+
+/** A stored row with its bodies. */
+const withBodies = (row: Prisma.ModelCallGetPayload<object>): StoredModelCallWithBodies => ({
+  ...toStored(row),
+  requestBody: row.requestBody,
+  responseBody: row.responseBody,
+  responseEncoding: row.responseEncoding,
+});
 
 /** Where a row went in its account's chain. */
 interface Placement {
