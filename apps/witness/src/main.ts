@@ -18,7 +18,7 @@ const { key, logs, stateFile, host, port, logLevel } = (() => {
   }
 })();
 // The signer key is never logged; registered anyway, so that no line can carry it (the whole key or its base64).
-const logger = createLogger({ level: logLevel, name: 'witness', secrets: [key, key.slice(key.lastIndexOf('+') + 1)] });
+const logger = createLogger({ level: logLevel, name: 'witness', secrets: [key, key.split('+').slice(4).join('+')] });
 const running = await startWitness({ key, logs, stateFile, host, port, logger }).catch((error: Error) => fatal([error.message]));
 logger.info(
   { url: running.url, witness: running.name, verifierKey: running.verifierKey, logs: logs.map((log) => log.origin), stateFile },
