@@ -27,6 +27,7 @@ const SCENARIOS = {
   abuse: './scenarios/abuse.mjs',
   llm: './scenarios/llm-proxy.mjs',
   otlp: './scenarios/otlp.mjs',
+  'otlp-decisions': './scenarios/otlp-decisions.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 

@@ -112,6 +112,21 @@ describe('AI logs from recorded model calls', () => {
     expect(await json(send(KEY, `/v1/ai-logs/${own.id}`))).toMatchObject({ model: 'mine', output: { b: 2 }, modelCallIds: [first] });
   });
 
+  it('fills a log from a request whose numbers JavaScript cannot hold, digit for digit', async () => {
+    const body = `{"model":"gpt-4o-mini","seed":9223372036854775807,"temperature":0.10,"messages":${JSON.stringify(MESSAGES)}}`;
+    const proxied = await fetch(`${suite.harness.apiUrl}/llm/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(proxied.status).toBe(200);
+    const callId = proxied.headers.get('x-model-call-id')!;
+    const res = await send(KEY, '/v1/ai-logs', { orderId: ORDER, stage: 'decision', modelCallIds: [callId] });
+    expect(res.status).toBe(202);
+    const text = await (await send(KEY, `/v1/ai-logs/${(await json(res)).id}`)).text();
+    expect(text).toContain('"seed":9223372036854775807,"temperature":0.10');
+  });
+
   it("names each call that is not the account's or cannot fill the log, and posts nothing", async () => {
     const other = (await json(send(ADMIN, '/admin/accounts', { id: 'team-b', name: 'B', apiKey: 'k', secret: 's', passphrase: 'p' }))).id;
     const teamB = (await json(send(ADMIN, '/admin/agents', { accountId: other, label: 'b' }))).key;

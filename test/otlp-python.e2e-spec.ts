@@ -57,6 +57,8 @@ describe('OpenTelemetry traces in, from Python', () => {
       completion_tokens: 12,
       weex_order_id: '737185556881998184',
     });
+    const logs = await suite.db.query('SELECT explanation, model_call_ids::text[] AS calls FROM ai_logs WHERE order_id = 737185556881998184');
+    expect(logs.rows).toEqual([{ explanation: 'Momentum and funding both favour a long.', calls: [call.id] }]);
   });
 
   itWithProto('records a gzipped request of the official bindings: 64-bit maxima exact, a structured attribute as JSON', async () => {
@@ -81,6 +83,7 @@ span.attributes.extend([
     kv("gen_ai.operation.name", string_value="chat"),
     kv("gen_ai.request.model", string_value="claude"),
     kv("weex.order_id", int_value=2**63 - 1),
+    kv("weex.explanation", string_value="Claude read the book."),
     KeyValue(key="gen_ai.input.messages", value=AnyValue(array_value=ArrayValue(values=[message]))),
 ])
 http = urllib.request.Request("${suite.harness.apiUrl}/otlp/v1/traces", data=gzip.compress(request.SerializeToString()), method="POST",
@@ -95,5 +98,8 @@ with urllib.request.urlopen(http) as answer:
     const [call] = await calls('span_id = $1', ['ffffffffffffffff']);
     expect(call).toMatchObject({ trace_id: 'f'.repeat(32), weex_order_id: '9223372036854775807', finished_at: new Date('2554-07-21T23:34:33.709Z') });
     expect(call.request_body).toBe('[{"role":"user","tokens":9223372036854775807}]');
+    // The span names its order as an int64: the AI log it makes holds it digit for digit.
+    const logs = await suite.db.query('SELECT order_id::text, model_call_ids::text[] AS calls FROM ai_logs WHERE $1 = ANY(model_call_ids)', [call.id]);
+    expect(logs.rows).toEqual([{ order_id: '9223372036854775807', calls: [call.id] }]);
   });
 });

@@ -136,8 +136,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Export traces (OTLP/HTTP): model-call spans become model calls
-     * @description An ExportTraceServiceRequest in binary protobuf or JSON, optionally with `Content-Encoding: gzip`. Spans with GenAI attributes (OpenTelemetry, OpenInference or OpenLLMetry conventions) are recorded once per trace and span id; other spans are accepted and dropped. A model-call span that cannot be recorded is counted in `partialSuccess`.
+     * Export traces (OTLP/HTTP): model-call spans become model calls, decisions AI logs
+     * @description An ExportTraceServiceRequest in binary protobuf or JSON, optionally with `Content-Encoding: gzip`. Spans with GenAI attributes (OpenTelemetry, OpenInference or OpenLLMetry conventions) are recorded once per trace and span id; other spans are accepted and dropped. A span with `weex.order_id` (and optionally `weex.stage`, `weex.explanation`) turns the model calls of its trace into one AI log for that order. A span that cannot be recorded, or whose `weex.*` attributes cannot make a log, is counted in `partialSuccess`.
      */
     post: operations['exportTraces'];
     delete?: never;

@@ -16,6 +16,8 @@ import { AccountDrainer } from './account-drainer.js';
 import { UploadHoldProbe } from './upload-hold-probe.js';
 import { UploadLeases } from './upload-leases.js';
 import { UploadWakeups } from './upload-wakeups.js';
+import { TraceDecisionsRepository } from './trace-decisions/trace-decisions.repository.js';
+import { TraceDecisions } from './trace-decisions/trace-decisions.service.js';
 
 /** Accepting AI logs from agents (with their Idempotency-Keys) and uploading them to WEEX. Needs DatabaseModule and QueueModule in the app. */
 @Module({
@@ -34,7 +36,20 @@ import { UploadWakeups } from './upload-wakeups.js';
     LogStatsRepository,
     AdminLogsRepository,
     AuditRows,
+    TraceDecisionsRepository,
+    TraceDecisions,
   ],
-  exports: [AiLogService, AccountDrainer, UploadWakeups, AiLogRelay, AiLogRepository, UploadHoldProbe, LogStatsRepository, AdminLogsRepository, AuditRows],
+  exports: [
+    TraceDecisions,
+    AiLogService,
+    AccountDrainer,
+    UploadWakeups,
+    AiLogRelay,
+    AiLogRepository,
+    UploadHoldProbe,
+    LogStatsRepository,
+    AdminLogsRepository,
+    AuditRows,
+  ],
 })
 export class AiLogModule {}

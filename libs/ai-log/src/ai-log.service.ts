@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { canonicalJson, canonicalLogParts, type ModelCallRef } from '#libs/audit-chain';
 import { GroupCommit, stringifyJson, uuidv7 } from '#libs/common';
 import type { IdempotencyClaim } from '#libs/idempotency';
-import { ModelCallDecisions } from '#libs/model-calls';
+import { ModelCallDecisions, NO_EXPLANATION, type ResolvedCalls, type StoredModelCallWithBodies } from '#libs/model-calls';
 import { type FieldError, ValidationFailedException } from '#libs/validation';
 import { QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { type LogToAppend } from './ai-log-append.repository.js';
@@ -32,6 +32,11 @@ export interface KeyedAnswer {
   claim: IdempotencyClaim;
   answer(accepted: Accepted[]): unknown;
 }
+
+type FilledField = 'model' | 'input' | 'output' | 'explanation';
+/** The fields a log that names its calls left out, for them to fill. */
+const missingFields = (dto: CreateAiLogDto): FilledField[] =>
+  (['model', 'input', 'output', 'explanation'] as const).filter((field) => dto[field] === undefined);
 
 const acceptedAs = (ids: string[], receivedAt: Date): Accepted[] => ids.map((id) => ({ id, status: 'queued', receivedAt: receivedAt.toISOString() }));
 
@@ -94,10 +99,19 @@ export class AiLogService {
    * Returns the errors, paths relative to the log; the log is complete when there are none.
    */
   async withModelCalls(dto: CreateAiLogDto, accountId: string): Promise<FieldError[]> {
-    const ids = dto.modelCallIds!;
-    const missing = (['model', 'input', 'output', 'explanation'] as const).filter((field) => dto[field] === undefined);
-    const { links, decision, errors } = await this.modelCalls.resolve(accountId, ids, missing.length > 0, MAX_EXPLANATION_CHARS);
+    const missing = missingFields(dto);
+    return this.apply(dto, missing, await this.modelCalls.resolve(accountId, dto.modelCallIds!, missing.length > 0, MAX_EXPLANATION_CHARS));
+  }
+
+  /** withModelCalls for a log whose calls (the account's, in its modelCallIds' order) were read already. */
+  withCalls(dto: CreateAiLogDto, calls: StoredModelCallWithBodies[]): FieldError[] {
+    const missing = missingFields(dto);
+    return this.apply(dto, missing, this.modelCalls.decide(calls, missing.length > 0, MAX_EXPLANATION_CHARS));
+  }
+
+  private apply(dto: CreateAiLogDto, missing: FilledField[], { links, decision, errors }: ResolvedCalls): FieldError[] {
     if (errors.length > 0) return errors;
+    if (decision?.explanation === '' && missing.includes('explanation')) return [{ path: `modelCallIds.${links.length - 1}`, message: NO_EXPLANATION }];
     if (decision) for (const field of missing) Object.assign(dto, { [field]: decision[field] });
     this.modelCallLinks.set(dto, links);
     return [];

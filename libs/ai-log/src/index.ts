@@ -14,3 +14,4 @@ export * from './admin-logs.repository.js';
 export * from './audit-rows.repository.js';
 export * from './read-ai-log.js';
 export * from './upload-hold-probe.js';
+export * from './trace-decisions/trace-decisions.service.js';

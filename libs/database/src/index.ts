@@ -8,4 +8,4 @@ export * from './sql-pool.js';
 export * from './migrator.js';
 export type * from './columns.js';
 export { AiLogStatus, Prisma } from './generated/client.js';
-export type { AiLog, UploadAttempt, Account, AgentKey, AuditCheck, AuditCheckpoint, AuditWitness, ModelCall } from './generated/client.js';
+export type { AiLog, UploadAttempt, Account, AgentKey, AuditCheck, AuditCheckpoint, AuditWitness, ModelCall, TraceDecision } from './generated/client.js';

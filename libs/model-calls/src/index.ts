@@ -10,3 +10,4 @@ export * from './model-calls-query.dto.js';
 export * from './model-calls.module.js';
 export * from './model-calls.service.js';
 export * from './otlp-ingest.service.js';
+export type { StoredModelCallWithBodies } from './model-calls.repository.js';

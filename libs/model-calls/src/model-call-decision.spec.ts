@@ -1,4 +1,4 @@
-import { answerText, fit } from './model-call-decision.js';
+import { answerText, fit, spanAnswerText } from './model-call-decision.js';
 
 describe('answerText: the text of an answer, whole or streamed', () => {
   it('reads a chat completion, a Responses answer, and both streamed', () => {
@@ -23,6 +23,26 @@ describe('answerText: the text of an answer, whole or streamed', () => {
   it('finds nothing in what holds no text, and never throws', () => {
     for (const body of ['', '{', '{"choices":null}', '{"output":[null,1,{"content":"x"}]}', 'data: {nope', '<html>502</html>']) {
       expect(answerText(body)).toBeUndefined();
+    }
+  });
+});
+
+describe("spanAnswerText: the text of a span's answer, in each convention's shape", () => {
+  it('reads GenAI output messages, the older completions, OpenInference, a provider answer and plain text', () => {
+    const genAi = '[{"role":"assistant","parts":[{"type":"text","content":"BUY "},{"type":"tool_call","name":"x"},{"type":"text","content":"0.01"}]}]';
+    expect(spanAnswerText(genAi)).toBe('BUY 0.01');
+    expect(spanAnswerText('[{"role":"assistant","content":"SELL"}]')).toBe('SELL');
+    expect(spanAnswerText('[{"message.role":"assistant","message.content":"HOLD"}]')).toBe('HOLD');
+    expect(spanAnswerText('{"choices":[{"message":{"role":"assistant","content":"LONG"}}]}')).toBe('LONG');
+    expect(spanAnswerText('{"output_text":"SHORT"}')).toBe('SHORT');
+    expect(spanAnswerText('"quoted"')).toBe('quoted');
+    expect(spanAnswerText('Go long: funding is negative.')).toBe('Go long: funding is negative.');
+    expect(spanAnswerText('42')).toBe('42');
+  });
+
+  it('finds nothing in an empty answer or messages without text, and never throws', () => {
+    for (const body of ['', '  ', '[]', '[{"role":"assistant","parts":[{"type":"tool_call"}]}]', '[null,1]', '{"choices":null}']) {
+      expect(spanAnswerText(body)).toBeUndefined();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { parseJson } from '#libs/common';
+import { parseJson, stringifyJson } from '#libs/common';
 import type { StoredModelCallWithBodies } from './model-calls.repository.js';
 
 /** The AI-log fields a decision's model calls fill, when the agent leaves them out. */
@@ -6,8 +6,12 @@ export interface DecisionFromCalls {
   model: string;
   input: Record<string, unknown>;
   output: Record<string, unknown>;
+  /** '' when the last call answered no text: a log that needs it then gets NO_EXPLANATION. */
   explanation: string;
 }
+
+/** Why a log left without an explanation cannot take one from its calls. */
+export const NO_EXPLANATION = 'the last call answered no text to explain the decision with: give explanation';
 
 /** What an AI log may hold at most of its calls' requests and answers (input and output, as JSON text). */
 export const MAX_FILLED_BYTES = 1_048_576;
@@ -15,16 +19,20 @@ export const MAX_FILLED_BYTES = 1_048_576;
 /**
  * The log of a decision made with these calls, in the order the agent named them: `model` the models that answered,
  * `input` each call's request (its JSON, numbers as written), `output` each answer's text with its id, model and usage,
- * and `explanation` the last answer's text fitted to `maxExplanation` UTF-16 units. A call without a whole answer to
+ * and `explanation` the last answer's text fitted to `maxExplanation` UTF-16 units ('' if none). A call without a whole answer to
  * read (failed, cancelled, not 2xx) is an error naming it, as is a log that would outgrow MAX_FILLED_BYTES.
  */
 export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplanation: number): DecisionFromCalls | { error: string; index?: number } {
   const texts: string[] = [];
   for (const [index, call] of calls.entries()) {
-    if (call.outcome !== 'answered' || call.httpStatus === null || call.httpStatus < 200 || call.httpStatus > 299) {
-      return { index, error: `model call ${call.id} has no answer to fill the log from (${call.outcome}, HTTP ${call.httpStatus ?? 'none'})` };
+    // A span has no HTTP status: its outcome is its status (ERROR: failed).
+    const http = call.source === 'otlp' || (call.httpStatus !== null && call.httpStatus >= 200 && call.httpStatus <= 299);
+    if (call.outcome !== 'answered' || !http) {
+      const status = call.source === 'otlp' ? 'span status ERROR' : `HTTP ${call.httpStatus ?? 'none'}`;
+      return { index, error: `model call ${call.id} has no answer to fill the log from (${call.outcome}, ${status})` };
     }
-    texts.push(call.responseEncoding === 'utf8' ? (answerText(call.responseBody) ?? '') : '');
+    const text = call.source === 'otlp' ? spanAnswerText(call.responseBody) : call.responseEncoding === 'utf8' ? answerText(call.responseBody) : undefined;
+    texts.push(text ?? '');
   }
   const input = { modelCalls: calls.map((call) => ({ id: call.id, request: requestOf(call.requestBody) })) };
   const output = {
@@ -36,14 +44,13 @@ export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplana
       usage: { promptTokens: call.promptTokens, completionTokens: call.completionTokens, totalTokens: call.totalTokens },
     })),
   };
-  const bytes = Buffer.byteLength(JSON.stringify(input)) + Buffer.byteLength(JSON.stringify(output));
+  // stringifyJson: a request read losslessly holds bigints, which JSON.stringify throws on.
+  const bytes = Buffer.byteLength(stringifyJson(input)) + Buffer.byteLength(stringifyJson(output));
   if (bytes > MAX_FILLED_BYTES) {
     return { error: `the calls' requests and answers come to ${bytes} bytes, more than a log holds (${MAX_FILLED_BYTES}): post input and output yourself` };
   }
   const models = [...new Set(calls.map((call) => call.answeredModel ?? call.requestedModel ?? 'unknown'))];
-  const explanation = fit(texts.at(-1)!.trim(), maxExplanation);
-  if (explanation === '') return { index: calls.length - 1, error: 'the last call answered no text to explain the decision with: give explanation' };
-  return { model: models.join(', '), input, output, explanation };
+  return { model: models.join(', '), input, output, explanation: fit(texts.at(-1)!.trim(), maxExplanation) };
 }
 
 /** The request's JSON, numbers as written; a body that is not JSON, as its text. */
@@ -70,6 +77,33 @@ export function answerText(body: string): string | undefined {
     if (typeof delta === 'string') parts.push(delta);
   }
   return parts.length > 0 ? parts.join('') : undefined;
+}
+
+/**
+ * The text of a span's answer (its output attribute, docs/model-calls.md): the assistant messages' text parts
+ * (gen_ai.output.messages), their `content` (the older gen_ai.completion, OpenLLMetry's indexed messages), OpenInference's
+ * `message.content`, a provider's answer as JSON (output.value), or the attribute's plain text.
+ */
+export function spanAnswerText(body: string): string | undefined {
+  if (body.trim() === '') return undefined;
+  const parsed = safeParse(body);
+  if (typeof parsed === 'string') return parsed;
+  if (typeof parsed !== 'object' || parsed === null) return body;
+  const texts = Array.isArray(parsed) ? parsed.flatMap(messageTexts) : messageTexts(parsed);
+  if (texts.length > 0) return texts.join('');
+  return Array.isArray(parsed) ? undefined : textOf(parsed);
+}
+
+/** The text of one message, in any of the conventions' shapes. */
+function messageTexts(message: unknown): string[] {
+  const content = at(message, 'content') ?? at(message, 'message.content') ?? at(message, 'message', 'content');
+  if (typeof content === 'string') return [content];
+  const parts = at(message, 'parts') ?? content;
+  if (!Array.isArray(parts)) return [];
+  return parts
+    .filter((part) => at(part, 'type') === 'text' || at(part, 'type') === 'output_text')
+    .map((part) => at(part, 'content') ?? at(part, 'text'))
+    .filter((text): text is string => typeof text === 'string');
 }
 
 function textOf(answer: unknown): string | undefined {

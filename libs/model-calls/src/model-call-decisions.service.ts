@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { ModelCallRef } from '#libs/audit-chain';
 import type { FieldError } from '#libs/validation';
 import { type DecisionFromCalls, decisionFromCalls } from './model-call-decision.js';
-import { ModelCallsRepository } from './model-calls.repository.js';
+import { ModelCallsRepository, type StoredModelCallWithBodies } from './model-calls.repository.js';
+
+/** A log's calls, checked: their links (in the log's hash), the fields they fill, or why they cannot. */
+export interface ResolvedCalls {
+  links: ModelCallRef[];
+  decision?: DecisionFromCalls;
+  errors: FieldError[];
+}
 
 /** What an AI log that names its model calls gets from them: a check that they are the account's, and fields to fill. */
 @Injectable()
@@ -14,12 +21,7 @@ export class ModelCallDecisions {
    * order given; with `fill`, also makes the log's fields from them (decisionFromCalls). The errors name
    * `modelCallIds.<index>` (or `modelCallIds`) and the rule.
    */
-  async resolve(
-    accountId: string,
-    ids: string[],
-    fill: boolean,
-    maxExplanation: number,
-  ): Promise<{ links: ModelCallRef[]; decision?: DecisionFromCalls; errors: FieldError[] }> {
+  async resolve(accountId: string, ids: string[], fill: boolean, maxExplanation: number): Promise<ResolvedCalls> {
     const found = new Map(
       (
         await this.calls.findMany(
@@ -30,7 +32,15 @@ export class ModelCallDecisions {
     );
     const errors = ids.flatMap((id, i) => (found.has(id.toLowerCase()) ? [] : [{ path: `modelCallIds.${i}`, message: `no model call ${id} in this account` }]));
     if (errors.length > 0) return { links: [], errors };
-    const calls = ids.map((id) => found.get(id.toLowerCase())!);
+    return this.decide(
+      ids.map((id) => found.get(id.toLowerCase())!),
+      fill,
+      maxExplanation,
+    );
+  }
+
+  /** What a log that names these calls (the account's, in the log's order) gets: their links, and with `fill` its fields. */
+  decide(calls: StoredModelCallWithBodies[], fill: boolean, maxExplanation: number): ResolvedCalls {
     const links = calls.map((call) => ({ id: call.id, hash: call.hash }));
     if (!fill) return { links, errors: [] };
     const decision = decisionFromCalls(calls, maxExplanation);
@@ -38,5 +48,15 @@ export class ModelCallDecisions {
       return { links: [], errors: [{ path: decision.index === undefined ? 'modelCallIds' : `modelCallIds.${decision.index}`, message: decision.error }] };
     }
     return { links, decision, errors: [] };
+  }
+
+  /** The answered calls of each trace, the latest `limit` of each, in chain order: the calls of the traces' decisions. */
+  async ofTraces(accountId: string, traceIds: string[], limit: number): Promise<Map<string, StoredModelCallWithBodies[]>> {
+    const byTrace = new Map<string, StoredModelCallWithBodies[]>();
+    for (const call of await this.calls.answeredInTraces(accountId, traceIds, limit)) {
+      const calls = byTrace.get(call.traceId!) ?? [];
+      byTrace.set(call.traceId!, [...calls, call]);
+    }
+    return byTrace;
   }
 }

@@ -159,6 +159,15 @@ export class ModelCallsRepository {
     return (await this.prisma.modelCall.findMany({ where: { accountId, id: { in: ids } } })).map(withBodies);
   }
 
+  /** The answered calls of each trace, the latest `limit` of each, with their bodies, in chain order. */
+  async answeredInTraces(accountId: string, traceIds: string[], limit: number): Promise<StoredModelCallWithBodies[]> {
+    // Raw: Prisma cannot take the latest n of each trace (a LATERAL join), and a trace may hold any number of calls.
+    const { rows, fields } = await this.sql.query<unknown[]>({ text: LATEST_IN_TRACES, values: [accountId, traceIds, limit], rowMode: 'array' });
+    const names = fields.map((field) => field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+    // Each row as Prisma names its fields (request_sha256: requestSha256); pg's types are Prisma's but for bigint's text.
+    return rows.map((row) => withBodies(Object.fromEntries(names.map((name, i) => [name, row[i]])) as Prisma.ModelCallGetPayload<object>));
+  }
+
   async find(accountId: string, id: string): Promise<StoredModelCallWithBodies | undefined> {
     const row = await this.prisma.modelCall.findFirst({ where: { id, accountId } });
     return row ? withBodies(row) : undefined;
@@ -168,6 +177,10 @@ export class ModelCallsRepository {
 /** The spans of a batch (ids as arrays $2, $3) the account ($1) has already stored. */
 const KNOWN_SPANS = `SELECT m.trace_id, m.span_id FROM unnest($2::text[], $3::text[]) AS s(trace_id, span_id)
   JOIN model_calls m ON m.account_id = $1 AND m.trace_id = s.trace_id AND m.span_id = s.span_id`;
+/** The ids of the latest $3 answered calls of each of the traces $2 of account $1. */
+const LATEST_IN_TRACES = `SELECT m.* FROM unnest($2::text[]) AS t(trace_id) CROSS JOIN LATERAL (
+  SELECT * FROM model_calls WHERE account_id = $1 AND trace_id = t.trace_id AND outcome = 'answered' ORDER BY seq DESC LIMIT $3) m
+  ORDER BY m.seq`;
 /** The lock of an account's chain, until the transaction ends: the proxy's groups and the exports take turns by it. */
 const LOCK_CHAIN = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 /** The account's last link (seq as text for pg; ordered by the column, not by that text). */

@@ -11,7 +11,8 @@ import {
   type OtlpEncoding,
   OtlpRequestError,
   type OtlpSpan,
-  type PartialSuccess,
+  type SpanDecision,
+  spanDecision,
 } from '#libs/otlp';
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { spanModelCall } from './span-model-call.js';
@@ -25,16 +26,17 @@ export interface OtlpExport {
   contentEncoding: string | undefined;
 }
 
-/** What an export did: the answer's encoding, and the spans refused (none: full success). */
+/** What an export did: the answer's encoding, the spans refused (each a sentence), and what the decisions need. */
 export interface OtlpExportResult {
   encoding: OtlpEncoding;
-  partialSuccess?: PartialSuccess;
+  refused: string[];
   stored: number;
   duplicates: number;
+  /** The spans that name an order (weex.order_id), for the service that turns their traces' calls into AI logs. */
+  decisions: SpanDecision[];
+  /** The traces of the model-call spans recorded (or already recorded): a decision of theirs may wait for them. */
+  modelCallTraces: string[];
 }
-
-/** How many refused spans the answer's error_message names; the count covers them all. */
-const NAMED_REJECTIONS = 5;
 
 /**
  * OTLP/HTTP trace export (POST /otlp/v1/traces): the spans that record a model call (docs/model-calls.md) are
@@ -53,25 +55,23 @@ export class OtlpIngestService {
   async exportTraces(request: OtlpExport, agent: AgentIdentity, reply: ReplyHeaders): Promise<OtlpExportResult> {
     const encoding = answerEncoding(request.contentType);
     const spans = await this.decode(request, encoding);
+    const limit = this.config.otlpAttributeValueLimitBytes;
     const records: NewModelCall[] = [];
+    const decisions: SpanDecision[] = [];
     const refused: string[] = [];
+    const refuse = (span: OtlpSpan, reason: string) => refused.push(`span ${span.spanId || '(no id)'} of trace ${span.traceId || '(no id)'}: ${reason}`);
     for (const span of spans) {
+      const decision = spanDecision(span, limit);
+      if (decision && 'reason' in decision) refuse(span, decision.reason);
+      else if (decision) decisions.push(decision);
       if (!isModelCallSpan(span.attributes)) continue;
-      const record = spanModelCall(span, agent, this.config.otlpAttributeValueLimitBytes);
-      if ('reason' in record) refused.push(`span ${span.spanId || '(no id)'} of trace ${span.traceId || '(no id)'}: ${record.reason}`);
+      const record = spanModelCall(span, agent, limit);
+      if ('reason' in record) refuse(span, record.reason);
       else records.push(record);
     }
-    await this.charge(agent, records.length, reply);
+    await this.charge(agent, records.length + decisions.length, reply);
     const { stored, duplicates } = records.length > 0 ? await this.calls.appendSpans(agent.accountId, records) : { stored: 0, duplicates: 0 };
-    if (refused.length === 0) return { encoding, stored, duplicates };
-    const named = refused.slice(0, NAMED_REJECTIONS).join('; ');
-    const more = refused.length > NAMED_REJECTIONS ? `; and ${refused.length - NAMED_REJECTIONS} more` : '';
-    return {
-      encoding,
-      stored,
-      duplicates,
-      partialSuccess: { rejectedSpans: refused.length, errorMessage: `${refused.length} spans not recorded: ${named}${more}` },
-    };
+    return { encoding, refused, stored, duplicates, decisions, modelCallTraces: [...new Set(records.map((r) => r.traceId!))] };
   }
 
   private async decode(request: OtlpExport, encoding: OtlpEncoding): Promise<OtlpSpan[]> {

@@ -5,3 +5,4 @@ export * from './otlp-request.error.js';
 export type * from './otlp-span.js';
 export * from './attribute-json.js';
 export * from './gen-ai-span.js';
+export * from './span-decision.js';

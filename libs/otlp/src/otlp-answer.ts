@@ -19,6 +19,17 @@ export interface PartialSuccess {
   errorMessage: string;
 }
 
+/** How many refused spans the answer's error_message names; the count covers them all. */
+const NAMED_REJECTIONS = 5;
+
+/** The partial_success of an export that refused these spans (each a sentence naming the span and why); none: full success. */
+export function partialSuccessOf(refused: string[]): PartialSuccess | undefined {
+  if (refused.length === 0) return undefined;
+  const named = refused.slice(0, NAMED_REJECTIONS).join('; ');
+  const more = refused.length > NAMED_REJECTIONS ? `; and ${refused.length - NAMED_REJECTIONS} more` : '';
+  return { rejectedSpans: refused.length, errorMessage: `${refused.length} spans not recorded: ${named}${more}` };
+}
+
 /** ExportTraceServiceResponse: `partial_success` left unset on full success, as the spec requires. */
 export function encodeExportResponse(encoding: OtlpEncoding, partial?: PartialSuccess): Buffer {
   if (encoding === 'json') {

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import type { AgentIdentity } from '#libs/accounts';
+import { parseJson } from '#libs/common';
+import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
+import { ModelCallDecisions, type StoredModelCallWithBodies } from '#libs/model-calls';
+import type { SpanDecision } from '#libs/otlp';
+import { type FieldError, ValidationFailedException, validateBody } from '#libs/validation';
+import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
+import { CreateAiLogDto, MAX_MODEL_CALLS } from '../create-ai-log.dto.js';
+import { LogNotStorableException } from '../log-not-storable.exception.js';
+import { type Outcome, type StoredDecision, TraceDecisionsRepository } from './trace-decisions.repository.js';
+
+/** The stage of a decision whose span has no weex.stage. */
+export const DEFAULT_STAGE = 'decision';
+const A_CALL = '00000000-0000-7000-8000-000000000000';
+/** The span attribute each field of the log comes from, to name it in an error. */
+const ATTRIBUTE: Record<string, string> = { orderId: 'weex.order_id', stage: 'weex.stage', explanation: 'weex.explanation' };
+
+/**
+ * Spans that name an order (`weex.order_id`) become AI logs: each one's log is made of its trace's answered model calls
+ * (the latest MAX_MODEL_CALLS; not by time, since the SDKs' span clocks disagree by a millisecond or more), filled as
+ * a log that names its calls is (AiLogService.withModelCalls), and uploaded like any other. Whichever comes first, the
+ * span or its trace's calls, the log is made once both are in: the decision waits in `trace_decisions` until then. Exactly one log per
+ * (account, trace, span): the row is recorded once, and its log carries an idempotency key that only this service
+ * makes (it holds spaces, which an Idempotency-Key header cannot), committed with the log.
+ */
+@Injectable()
+export class TraceDecisions {
+  private readonly logger = new Logger(TraceDecisions.name);
+
+  constructor(
+    private readonly decisions: TraceDecisionsRepository,
+    private readonly calls: ModelCallDecisions,
+    private readonly logs: AiLogService,
+    private readonly keys: IdempotencyRepository,
+  ) {}
+
+  /**
+   * After an export: records its decisions, and makes the logs of every decision waiting on the traces it touched.
+   * Returns why each of the export's decision spans that will never be a log is refused, for its partial_success.
+   */
+  async afterExport(agent: AgentIdentity, decisions: SpanDecision[], modelCallTraces: string[]): Promise<string[]> {
+    const refused = new Map<string, string>();
+    const valid = decisions.filter((decision) => {
+      const errors = fieldErrors(decision);
+      if (errors.length > 0) refused.set(spanKey(decision), describe(decision, errors));
+      return errors.length === 0;
+    });
+    if (valid.length > 0) await this.decisions.record(agent.accountId, agent.agentKeyId, valid);
+    const traces = [...new Set([...valid.map((d) => d.traceId), ...modelCallTraces])];
+    const pending = traces.length > 0 ? await this.decisions.pending(agent.accountId, traces) : [];
+    if (pending.length === 0) return [...refused.values()];
+    const calls = await this.calls.ofTraces(agent.accountId, [...new Set(pending.map((d) => d.traceId))], MAX_MODEL_CALLS);
+    // All at once: their logs go into the same group commits.
+    const outcomes = await Promise.all(pending.map((decision) => this.makeLog(decision, calls.get(decision.traceId) ?? [])));
+    const settled = pending.flatMap((decision, i) => (outcomes[i] ? [{ decision, outcome: outcomes[i] }] : []));
+    await this.decisions.settle(agent.accountId, settled);
+    const ours = new Set(decisions.map(spanKey));
+    for (const { decision, outcome } of settled) {
+      if (!('error' in outcome)) continue;
+      if (ours.has(spanKey(decision))) refused.set(spanKey(decision), outcome.error);
+      else this.logger.warn(`${outcome.error} (its span came before the trace's model calls)`);
+    }
+    return [...refused.values()];
+  }
+
+  /** The decision's log, made of its trace's calls; why it cannot be made; or nothing while the trace has no call. */
+  private async makeLog(decision: StoredDecision, calls: StoredModelCallWithBodies[]): Promise<Outcome | undefined> {
+    if (calls.length === 0) return undefined;
+    try {
+      // Its fields passed fieldErrors when the decision was recorded; its calls are the account's, read just now.
+      const log = Object.assign(new CreateAiLogDto(), fieldsOf(decision), { modelCallIds: calls.map((call) => call.id) });
+      const errors = this.logs.withCalls(log, calls);
+      if (errors.length > 0) return { error: describe(decision, errors) };
+      const [accepted] = await this.logs.acceptMany([log], { accountId: decision.accountId, agentKeyId: decision.agentKeyId }, keyedBy(decision));
+      return { aiLogId: accepted.id };
+    } catch (error) {
+      if (error instanceof IdempotencyKeyTakenError) return this.madeBefore(decision);
+      if (error instanceof ValidationFailedException) return { error: describe(decision, error.errors) };
+      if (error instanceof LogNotStorableException) return { error: describe(decision, [{ path: '', message: error.message }]) };
+      throw error;
+    }
+  }
+
+  /** Another export made the decision's log first (a retry while it was being made): the log it made. */
+  private async madeBefore(decision: StoredDecision): Promise<Outcome | undefined> {
+    const { claim } = keyedBy(decision);
+    const made = await this.keys.find(claim.agentKeyId, claim.key);
+    return made ? { aiLogId: (parseJson(made.body) as Accepted).id } : undefined;
+  }
+}
+
+/** The log's fields a decision gives; model, input, output (and explanation, when the span gave none) come from the calls. */
+function fieldsOf(decision: Pick<SpanDecision, 'orderId' | 'stage' | 'explanation'>): Record<string, unknown> {
+  return { orderId: decision.orderId, stage: decision.stage ?? DEFAULT_STAGE, ...(decision.explanation === null ? {} : { explanation: decision.explanation }) };
+}
+
+/** The rules of an AI log's fields the span gives (all but the calls', which are checked when they are in). */
+function fieldErrors(decision: SpanDecision): FieldError[] {
+  try {
+    // A call's id stands in for the calls, checked when they are in: a valid decision throws nothing (exceptions cost).
+    validateBody(CreateAiLogDto, { ...fieldsOf(decision), modelCallIds: [A_CALL] });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ValidationFailedException)) throw error;
+    return error.errors;
+  }
+}
+
+/** The log's idempotency key: spaces make it one that no agent's Idempotency-Key header can be. */
+function keyedBy(decision: StoredDecision): KeyedAnswer {
+  const key = `otlp span ${decision.traceId} ${decision.spanId}`;
+  const requestHash = createHash('sha256').update(key).digest('hex');
+  return { claim: { agentKeyId: decision.agentKeyId, key, requestHash, status: 202 }, answer: ([accepted]) => accepted };
+}
+
+const spanKey = (decision: Pick<SpanDecision, 'traceId' | 'spanId'>) => `${decision.traceId}/${decision.spanId}`;
+
+function describe(decision: Pick<SpanDecision, 'traceId' | 'spanId'>, errors: FieldError[]): string {
+  const named = errors.map((e) => {
+    const field = e.path.split('.')[0];
+    // The calls' rule asks a poster of the log for `explanation`; the span gives it as weex.explanation.
+    if (field === 'modelCallIds') return `the trace's model calls: ${e.message.replace(/give explanation$/, 'set weex.explanation')}`;
+    return `${ATTRIBUTE[field] ?? 'the log'}: ${e.message}`;
+  });
+  return `span ${decision.spanId} of trace ${decision.traceId} names an order but makes no AI log: ${named.join('; ')}`;
+}
