@@ -6,6 +6,7 @@ import base64
 import json
 import re
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -186,6 +187,42 @@ def test_an_unknown_log_is_not_found(client: Gateway) -> None:
     with pytest.raises(NotFoundError) as missing:
         client.get("01a21ff9-4e8f-7a10-81af-dee603243bef")
     assert missing.value.status == 404 and missing.value.code == "NOT_FOUND"
+
+
+def test_a_log_named_by_its_model_calls_is_filled_from_them(client: Gateway, gateway: GatewayProcess) -> None:
+    body = {"model": "gpt-4o-mini", "seed": 2**63 - 1, "messages": [{"role": "user", "content": "Funding 0.0001. Long or short?"}]}
+    request = urllib.request.Request(
+        client.llm_base_url + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {gateway.key}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        call_id = answer.headers["x-model-call-id"]
+        text = json.loads(answer.read())["choices"][0]["message"]["content"]
+    log_id = client.log(order_id=SANDBOX_ORDER, stage="decision", model_call_ids=[call_id])
+    assert log_id is not None
+    log = client.get(log_id)
+    assert (log["modelCallIds"], log["explanation"]) == ([call_id], text)
+    assert log["input"]["modelCalls"][0]["request"]["seed"] == 2**63 - 1
+    with pytest.raises(TypeError, match="needs input, output, explanation .or model_call_ids"):
+        client.log(stage="decision", model="m")
+    with pytest.raises(ValidationError) as refused:
+        client.log(stage="decision", model_call_ids=["not-a-call"])
+    assert [v.field for v in refused.value.errors] == ["modelCallIds"]
+
+
+def test_the_no_code_readme_example_runs_as_written(gateway: GatewayProcess) -> None:
+    """README's "Log with no code" block, with the project's .venv (which .ci/run gives the openai package)."""
+    venv = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "python"
+    if not venv.exists() or subprocess.run([str(venv), "-c", "import openai"], capture_output=True).returncode != 0:
+        pytest.skip(f"{venv} cannot import openai: python3 -m venv .venv && .venv/bin/pip install openai (see .ci/run)")
+    section = README.read_text().split("## Log with no code", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    code = code.replace('"http://127.0.0.1:3000"', repr(gateway.url)).replace('"agk_..."', repr(gateway.key))
+    done = subprocess.run([str(venv), "-c", code], env=python_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
 
 
 def test_the_readme_example_runs_as_written(gateway: GatewayProcess) -> None:

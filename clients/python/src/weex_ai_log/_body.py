@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 #: What WEEX allows in ``explanation``, counted as UTF-16 code units (Java's ``String.length()``), as the gateway does.
 MAX_EXPLANATION_UNITS = 1000
@@ -57,25 +57,35 @@ def order_id_value(order_id: Optional[OrderId]) -> Optional[OrderId]:
 def log_fields(
     *,
     stage: str,
-    model: str,
-    input: Mapping[str, Any],
-    output: Mapping[str, Any],
-    explanation: str,
+    model: Optional[str] = None,
+    input: Optional[Mapping[str, Any]] = None,
+    output: Optional[Mapping[str, Any]] = None,
+    explanation: Optional[str] = None,
     order_id: Optional[OrderId] = None,
+    model_call_ids: Optional[Sequence[str]] = None,
     fit: bool = False,
 ) -> Dict[str, Any]:
-    """A log's body, in the gateway's field names. ``fit`` cuts ``explanation`` to what WEEX takes."""
+    """A log's body, in the gateway's field names. ``fit`` cuts ``explanation`` to what WEEX takes.
+
+    With ``model_call_ids`` (the calls the gateway recorded), ``model``, ``input``, ``output`` and ``explanation`` left
+    out are filled by the gateway from the calls; without, all four are required.
+    """
+    given = {"model": model, "input": input, "output": output, "explanation": explanation}
+    missing = [name for name, value in given.items() if value is None]
+    if model_call_ids is None and missing:
+        raise TypeError(f"log needs {', '.join(missing)} (or model_call_ids, for the gateway to fill them from the calls)")
+    if isinstance(model_call_ids, str):
+        raise TypeError("model_call_ids must be a list of call ids, not one str")
     body: Dict[str, Any] = {}
     value = order_id_value(order_id)
     if value is not None:
         body["orderId"] = value
-    body.update(
-        stage=stage,
-        model=model,
-        input=input,
-        output=output,
-        explanation=fit_explanation(explanation) if fit and isinstance(explanation, str) else explanation,
-    )
+    body["stage"] = stage
+    if model_call_ids is not None:
+        body["modelCallIds"] = list(model_call_ids)
+    if fit and isinstance(explanation, str):
+        given["explanation"] = fit_explanation(explanation)
+    body.update({name: value for name, value in given.items() if value is not None})
     return body
 
 

@@ -85,6 +85,16 @@ class Gateway:
         return self._transport.url
 
     @property
+    def llm_base_url(self) -> str:
+        """The ``base_url`` for an OpenAI client whose calls the gateway records: ``OpenAI(base_url=..., api_key=key)``."""
+        return f"{self.url}/llm/openai/v1"
+
+    @property
+    def otlp_endpoint(self) -> str:
+        """``OTEL_EXPORTER_OTLP_ENDPOINT`` for traces the gateway records (the key goes in ``OTEL_EXPORTER_OTLP_HEADERS``)."""
+        return f"{self.url}/otlp"
+
+    @property
     def spool_dir(self) -> Optional[str]:
         """The spool directory, or None without a spool."""
         return None if self._outbox is None else str(self._outbox.spool.directory)
@@ -99,11 +109,12 @@ class Gateway:
         self,
         *,
         stage: str,
-        model: str,
-        input: Mapping[str, Any],
-        output: Mapping[str, Any],
-        explanation: str,
+        model: Optional[str] = None,
+        input: Optional[Mapping[str, Any]] = None,
+        output: Optional[Mapping[str, Any]] = None,
+        explanation: Optional[str] = None,
         order_id: Optional[OrderId] = None,
+        model_call_ids: Optional[Sequence[str]] = None,
         fit: Optional[bool] = None,
         idempotency_key: Optional[str] = None,
         deadline: Optional[float] = None,
@@ -114,6 +125,11 @@ class Gateway:
         to, if any. ``input`` and ``output`` are JSON objects; ``explanation`` is at most 1,000 UTF-16 code units
         (``fit=True`` cuts it to that, else the gateway's 400 is raised). ``idempotency_key`` defaults to a new UUID;
         every retry of this call, and the spool, send the same one.
+
+        ``model_call_ids`` names the model calls the gateway recorded for this decision (its OpenAI-compatible endpoint,
+        :attr:`llm_base_url`, answers each call's id in the ``x-model-call-id`` header); ``model``, ``input``,
+        ``output`` and ``explanation`` left out are then filled by the gateway from the calls. Without it all four are
+        required (TypeError).
 
         Returns None only when the log was kept in the spool (the gateway not reachable by the deadline): it is then
         sent by a later call or :meth:`flush`. Raises a :class:`~weex_ai_log.errors.ClientError` (400 with the fields
@@ -128,6 +144,7 @@ class Gateway:
                 output=output,
                 explanation=explanation,
                 order_id=order_id,
+                model_call_ids=model_call_ids,
                 fit=self._fit if fit is None else fit,
             )
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Tuple, TypedDict
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict
 
 from ._body import OrderId
 from .errors import ApiError
@@ -22,6 +22,7 @@ class Decision(_DecisionRequired, total=False):
     """One log of ``Gateway.log_batch``: the keyword arguments of ``Gateway.log``. ``order_id`` may be left out."""
 
     order_id: Optional[OrderId]
+    model_call_ids: Sequence[str]
 
 
 class Attempt(TypedDict):
