@@ -65,7 +65,8 @@ describe('model calls through /llm/openai/v1 (the openai package for Node)', () 
   });
 
   it('forwards the exact bytes it was sent, and answers the exact bytes the provider sent', async () => {
-    const body = '{ "model" : "gpt-4o-mini",\n  "messages": [{"role":"user","content":"é 😀 \\u00e9 \\ud83d\\ude00 12345678901234567890.10"}] }';
+    // Quotes, backslashes and `$1 $& $$` too: the record goes to PostgreSQL as an escaped literal, not a parameter.
+    const body = `{ "model" : "gpt-4o-mini",\n  "messages": [{"role":"user","content":"é 😀 \\u00e9 \\ud83d\\ude00 12345678901234567890.10 it's \\\\ \\" $1 $& $$ $\`"}] }`;
     const res = await fetch(`${suite.harness.apiUrl}/llm/openai/v1/chat/completions?trace=1`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GENESIS_HASH } from '#libs/audit-chain';
 import { GroupCommit } from '#libs/common';
 import { type ColumnOf, type ModelCall, type Prisma, PrismaService, SqlPool } from '#libs/database';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import { type ModelCallLink, type ModelCallSource, placedLinkHash, unplacedLink } from './model-call-chain.js';
 
 /** A call to record: its link's fields but the chain's, and its bodies. */
@@ -86,29 +86,47 @@ export class ModelCallsRepository {
     return stored;
   }
 
-  /** One group's transaction on ingest's pg pool (Prisma's interactive transaction cost about 4 ms a call), links made before the lock. */
-  private write(calls: NewModelCall[]): Promise<StoredModelCall[]> {
+  /**
+   * One group's transaction on ingest's pg pool in two round trips, since a call's answer waits for it: BEGIN, the
+   * accounts' locks (in account order, so that processes never deadlock) and their last links in one; the INSERT
+   * and COMMIT in the other. Multi-statement text takes no parameters, so the values go in as escaped literals.
+   * Measured against five round trips on a quiet machine: 0.45 against 1.07 ms at p50.
+   */
+  private async write(calls: NewModelCall[]): Promise<StoredModelCall[]> {
     const prepared = calls.map(prepareRow);
-    return this.sql.transaction(async (client) => {
+    const accounts = [...new Set(calls.map((call) => call.accountId))].sort();
+    const client = await this.sql.connect();
+    try {
+      const literal = (text: string) => client.escapeLiteral(text);
+      const locks = accounts.map((accountId) => `SELECT pg_advisory_xact_lock(hashtextextended(${literal(`model_calls:${accountId}`)}, 0));`);
+      const results = (await client.query(`BEGIN; ${locks.join(' ')} ${lastLinks(accounts.map(literal))}`)) as unknown as Array<QueryResult<LastLink>>;
+      const lastOf = new Map(results.at(-1)!.rows.map((row) => [row.account_id, row]));
       const placed: Placement[] = [];
       const documents: string[] = [];
-      for (const accountId of [...new Set(calls.map((call) => call.accountId))].sort()) {
-        await client.query(LOCK_CHAIN, [`model_calls:${accountId}`]);
+      for (const accountId of accounts) {
         const mine = calls.flatMap((call, i) => (call.accountId === accountId ? [i] : []));
-        const rows = await placeAfterHead(
-          client,
-          accountId,
+        const last = lastOf.get(accountId);
+        const rows = placeRows(
           mine.map((i) => prepared[i]),
+          BigInt(last?.seq ?? 0),
+          last?.hash ?? GENESIS_HASH,
         );
         mine.forEach((i, k) => (placed[i] = rows.placements[k]));
         documents.push(...rows.texts);
       }
-      await client.query(INSERT_BATCH, [`[${documents.join(',')}]`]);
+      // A function, not a string, as replace's second argument: '$&' or '$1' in a body would be patterns in a string.
+      const document = literal(`[${documents.join(',')}]`);
+      await client.query(`${INSERT_BATCH.replace('$1', () => document)}; COMMIT`);
       return calls.map((call, i) => {
         const { requestBody: _request, responseBody: _response, responseEncoding: _encoding, ...fields } = call;
         return { ...fields, seq: placed[i].seq.toString(), prevHash: placed[i].prevHash, hash: placed[i].hash };
       });
-    });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**
@@ -183,6 +201,14 @@ const LATEST_IN_TRACES = `SELECT m.* FROM unnest($2::text[]) AS t(trace_id) CROS
   ORDER BY m.seq`;
 /** The lock of an account's chain, until the transaction ends: the proxy's groups and the exports take turns by it. */
 const LOCK_CHAIN = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
+/** The last link of each account (literals, escaped), under their locks: one row per account that has one. */
+const lastLinks = (accounts: string[]) => `SELECT a.id AS account_id, l.seq::text AS seq, l.hash FROM unnest(ARRAY[${accounts.join(', ')}]::text[]) AS a(id)
+  JOIN LATERAL (SELECT seq, hash FROM model_calls m WHERE m.account_id = a.id ORDER BY m.seq DESC LIMIT 1) l ON true`;
+interface LastLink {
+  account_id: string;
+  seq: string;
+  hash: string;
+}
 /** The account's last link (seq as text for pg; ordered by the column, not by that text). */
 const LAST_LINK = 'SELECT m.seq::text AS seq, m.hash FROM model_calls m WHERE m.account_id = $1 ORDER BY m.seq DESC LIMIT 1';
 
