@@ -16,6 +16,9 @@ export const NO_EXPLANATION = 'the last call answered no text to explain the dec
 /** What an AI log may hold at most of its calls' requests and answers (input and output, as JSON text). */
 export const MAX_FILLED_BYTES = 1_048_576;
 
+export const tooLarge = (bytes: number) =>
+  `the calls' requests and answers come to ${bytes} bytes, more than a log holds (${MAX_FILLED_BYTES}): post input and output yourself`;
+
 /**
  * The log of a decision made with these calls, in the order the agent named them: `model` the models that answered,
  * `input` each call's request (its JSON, numbers as written), `output` each answer's text with its id, model and usage,
@@ -47,7 +50,7 @@ export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplana
   // stringifyJson: a request read losslessly holds bigints, which JSON.stringify throws on.
   const bytes = Buffer.byteLength(stringifyJson(input)) + Buffer.byteLength(stringifyJson(output));
   if (bytes > MAX_FILLED_BYTES) {
-    return { error: `the calls' requests and answers come to ${bytes} bytes, more than a log holds (${MAX_FILLED_BYTES}): post input and output yourself` };
+    return { error: tooLarge(bytes) };
   }
   const models = [...new Set(calls.map((call) => call.answeredModel ?? call.requestedModel ?? 'unknown'))];
   return { model: models.join(', '), input, output, explanation: fit(texts.at(-1)!.trim(), maxExplanation) };

@@ -50,13 +50,19 @@ export class ModelCallDecisions {
     return { links, decision, errors: [] };
   }
 
-  /** The answered calls of each trace, the latest `limit` of each, in chain order: the calls of the traces' decisions. */
-  async ofTraces(accountId: string, traceIds: string[], limit: number): Promise<Map<string, StoredModelCallWithBodies[]>> {
-    const byTrace = new Map<string, StoredModelCallWithBodies[]>();
+  /** The answered calls of each trace, the latest `limit` of each, in chain order, and their bodies' bytes (not read). */
+  async ofTraces(accountId: string, traceIds: string[], limit: number): Promise<Map<string, { ids: string[]; bytes: number }>> {
+    const byTrace = new Map<string, { ids: string[]; bytes: number }>();
     for (const call of await this.calls.answeredInTraces(accountId, traceIds, limit)) {
-      const calls = byTrace.get(call.traceId!) ?? [];
-      byTrace.set(call.traceId!, [...calls, call]);
+      const trace = byTrace.get(call.traceId) ?? { ids: [], bytes: 0 };
+      byTrace.set(call.traceId, { ids: [...trace.ids, call.id], bytes: trace.bytes + call.bytes });
     }
     return byTrace;
+  }
+
+  /** The account's calls among `ids`, with their bodies, in the order given (those not found left out). */
+  async withBodies(accountId: string, ids: string[]): Promise<StoredModelCallWithBodies[]> {
+    const found = new Map((await this.calls.findMany(accountId, ids)).map((call) => [call.id, call]));
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 }

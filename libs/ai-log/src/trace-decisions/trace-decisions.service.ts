@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { AgentIdentity } from '#libs/accounts';
 import { parseJson } from '#libs/common';
 import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
-import { ModelCallDecisions, type StoredModelCallWithBodies } from '#libs/model-calls';
+import { MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
 import type { SpanDecision } from '#libs/otlp';
 import { type FieldError, ValidationFailedException, validateBody } from '#libs/validation';
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
@@ -51,10 +51,13 @@ export class TraceDecisions {
     const traces = [...new Set([...valid.map((d) => d.traceId), ...modelCallTraces])];
     const pending = traces.length > 0 ? await this.decisions.pending(agent.accountId, traces) : [];
     if (pending.length === 0) return [...refused.values()];
-    const calls = await this.calls.ofTraces(agent.accountId, [...new Set(pending.map((d) => d.traceId))], MAX_MODEL_CALLS);
-    // All at once: their logs go into the same group commits.
-    const outcomes = await Promise.all(pending.map((decision) => this.makeLog(decision, calls.get(decision.traceId) ?? [])));
-    const settled = pending.flatMap((decision, i) => (outcomes[i] ? [{ decision, outcome: outcomes[i] }] : []));
+    const traceCalls = await this.calls.ofTraces(agent.accountId, [...new Set(pending.map((d) => d.traceId))], MAX_MODEL_CALLS);
+    const settled: Array<{ decision: StoredDecision; outcome: Outcome }> = [];
+    for (const chunk of byBodyBytes(pending, traceCalls)) settled.push(...(await this.makeLogs(agent.accountId, chunk, traceCalls)));
+    for (const decision of pending) {
+      const bytes = traceCalls.get(decision.traceId)?.bytes ?? 0;
+      if (bytes > MAX_FILLED_BYTES) settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message: tooLarge(bytes) }]) } });
+    }
     await this.decisions.settle(agent.accountId, settled);
     const ours = new Set(decisions.map(spanKey));
     for (const { decision, outcome } of settled) {
@@ -63,6 +66,15 @@ export class TraceDecisions {
       else this.logger.warn(`${outcome.error} (its span came before the trace's model calls)`);
     }
     return [...refused.values()];
+  }
+
+  /** The logs of decisions whose traces' calls are read together (all at once: their logs share group commits). */
+  private async makeLogs(accountId: string, decisions: StoredDecision[], traceCalls: Map<string, { ids: string[] }>) {
+    const read = await this.calls.withBodies(accountId, [...new Set(decisions.flatMap((d) => traceCalls.get(d.traceId)!.ids))]);
+    const byId = new Map(read.map((call) => [call.id, call]));
+    const callsOf = (decision: StoredDecision) => traceCalls.get(decision.traceId)!.ids.flatMap((id) => byId.get(id) ?? []);
+    const outcomes = await Promise.all(decisions.map((decision) => this.makeLog(decision, callsOf(decision))));
+    return decisions.flatMap((decision, i) => (outcomes[i] ? [{ decision, outcome: outcomes[i] }] : []));
   }
 
   /** The decision's log, made of its trace's calls; why it cannot be made; or nothing while the trace has no call. */
@@ -89,6 +101,31 @@ export class TraceDecisions {
     const made = await this.keys.find(claim.agentKeyId, claim.key);
     return made ? { aiLogId: (parseJson(made.body) as Accepted).id } : undefined;
   }
+}
+
+/** Bodies read at once at most: a trace's calls may hold megabytes each, and an export may name a thousand traces. */
+const CHUNK_BYTES = 8 * 1_048_576;
+
+/**
+ * The decisions whose traces have calls, in chunks whose calls' bodies come to CHUNK_BYTES at most (one decision
+ * alone may come to MAX_FILLED_BYTES). A decision whose calls come to more than a log holds is left out: it fails
+ * without its bodies being read.
+ */
+function byBodyBytes(pending: StoredDecision[], traceCalls: Map<string, { ids: string[]; bytes: number }>): StoredDecision[][] {
+  const chunks: StoredDecision[][] = [];
+  let chunk: StoredDecision[] = [];
+  let bytes = 0;
+  for (const decision of pending) {
+    const calls = traceCalls.get(decision.traceId);
+    if (!calls || calls.bytes > MAX_FILLED_BYTES) continue;
+    if (chunk.length > 0 && bytes + calls.bytes > CHUNK_BYTES) {
+      chunks.push(chunk);
+      [chunk, bytes] = [[], 0];
+    }
+    chunk.push(decision);
+    bytes += calls.bytes;
+  }
+  return chunk.length > 0 ? [...chunks, chunk] : chunks;
 }
 
 /** The log's fields a decision gives; model, input, output (and explanation, when the span gave none) come from the calls. */
