@@ -6,7 +6,7 @@ import type { GatewayConfig } from '#libs/config';
 import { EvidenceModule } from '#libs/evidence';
 import { IdempotencyModule } from '#libs/idempotency';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
-import { AiLogUploadProcessor } from './ai-log-upload.processor.js';
+import { AiLogUploadProcessor, aiLogUploadProcessor } from './ai-log-upload.processor.js';
 import { AuditCheckpointTask } from './audit-checkpoint.task.js';
 import { EvidenceSyncTask } from './evidence-sync.task.js';
 import { HoldProbeTask } from './hold-probe.task.js';
@@ -24,7 +24,7 @@ export class WorkerModule {
       // AccountsModule gives the accounts an admin added their exchange clients in this process too.
       imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, EvidenceModule, AuditModule],
       providers: [
-        AiLogUploadProcessor,
+        { provide: AiLogUploadProcessor, useClass: aiLogUploadProcessor(config) },
         PeriodicWorkProcessor,
         PeriodicSchedules,
         RelayTask,
