@@ -12,7 +12,7 @@ import { EvidenceSyncTask } from './evidence-sync.task.js';
 import { HoldProbeTask } from './hold-probe.task.js';
 import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
 import { PeriodicSchedules } from './periodic-schedules.js';
-import { PeriodicWorkProcessor } from './periodic-work.processor.js';
+import { PeriodicWorkProcessor, periodicWorkProcessor } from './periodic-work.processor.js';
 import { RelayTask } from './relay.task.js';
 
 /** The queue consumer that uploads logs, and runs the periodic work. No HTTP listener. */
@@ -25,7 +25,7 @@ export class WorkerModule {
       imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, EvidenceModule, AuditModule],
       providers: [
         { provide: AiLogUploadProcessor, useClass: aiLogUploadProcessor(config) },
-        PeriodicWorkProcessor,
+        { provide: PeriodicWorkProcessor, useClass: periodicWorkProcessor(config) },
         PeriodicSchedules,
         RelayTask,
         HoldProbeTask,
