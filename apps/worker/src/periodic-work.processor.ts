@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type Job, Worker } from 'bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type Type } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { GatewayConfig } from '#libs/config';
 import { PeriodicJob, QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { WatchedRedis } from '#libs/redis';
@@ -13,15 +14,15 @@ import { RelayTask } from './relay.task.js';
 /**
  * Runs the periodic work that the job schedulers (PeriodicSchedules) put on the periodic queue, by job name: one run
  * per interval across all workers. Each kind runs at most once at a time in this process (a run that is due while the
- * last one still runs is skipped), and several kinds at once, so a long evidence sync holds up no relay run. Built
- * by hand like the upload worker, so that it can be closed in the first shutdown phase.
+ * last one still runs is skipped), and several kinds at once, so a long evidence sync holds up no relay run. Closed in
+ * the first shutdown phase; registered through `periodicWorkProcessor(config)`, which gives it its worker options.
  */
 @Injectable()
-export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class PeriodicWorkProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PeriodicWorkProcessor.name);
   private readonly running = new Set<PeriodicJob>();
   private readonly tasks: Record<PeriodicJob, () => Promise<unknown>>;
-  private worker?: Worker;
+  private lastError = '';
   private keeper?: NodeJS.Timeout;
   private keeping?: Promise<void>;
   private readonly onQueueReady = () => void this.keepSchedules();
@@ -36,6 +37,7 @@ export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDe
     audit: AuditCheckpointTask,
     purge: IdempotencyPurgeTask,
   ) {
+    super();
     this.tasks = {
       [PeriodicJob.Relay]: () => relay.run(),
       [PeriodicJob.HoldProbe]: () => holdProbe.run(),
@@ -47,21 +49,7 @@ export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDe
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker = new Worker(QueueName.Periodic, (job) => this.process(job), {
-      connection: this.backend.connection as never,
-      prefix: this.backend.prefix,
-      concurrency: Object.keys(this.tasks).length,
-      // While Redis is away, BullMQ tries again this often (its default, 15 s, would hold up the relay after it returns).
-      runRetryDelay: this.config.relayIntervalMs,
-    });
-    // Unheard, a lost connection's 'error' event would stop the worker's loop; heard, BullMQ reconnects. Each kind of
-    // message is logged once in a row (the numbers in it aside), not at every try.
-    let last = '';
-    this.worker.on('error', (error) => {
-      const kind = error.message.replace(/\d+/g, '#');
-      if (kind !== last) this.logger.warn(`queue connection: ${error.message}`);
-      last = kind;
-    });
+    this.worker.run().catch((error: Error) => this.onError(error));
     try {
       await this.schedules.upsertAll();
     } catch (error) {
@@ -79,7 +67,7 @@ export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDe
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.keeper);
     if (this.backend.connection instanceof WatchedRedis) this.backend.connection.off('ready', this.onQueueReady);
-    await Promise.all([this.worker?.close(), this.evidence.stop(), this.keeping]);
+    await Promise.all([this.worker.close(), this.evidence.stop(), this.keeping]);
   }
 
   async process(job: Job): Promise<unknown> {
@@ -96,6 +84,17 @@ export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDe
     }
   }
 
+  /**
+   * Unheard, a lost connection's 'error' event would stop the worker's loop; heard, BullMQ reconnects. Each kind of
+   * message is logged once in a row (the numbers in it aside), not at every try.
+   */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    const kind = error.message.replace(/\d+/g, '#');
+    if (kind !== this.lastError) this.logger.warn(`queue connection: ${error.message}`);
+    this.lastError = kind;
+  }
+
   private keepSchedules(): Promise<void> {
     if (!this.backend.ready()) return Promise.resolve();
     this.keeping ??= this.schedules
@@ -107,4 +106,21 @@ export class PeriodicWorkProcessor implements OnApplicationBootstrap, OnModuleDe
       .finally(() => (this.keeping = undefined));
     return this.keeping;
   }
+}
+
+/**
+ * The processor with its worker options from `config`, declared once per config: @nestjs/bullmq reads a worker's
+ * options only from its class's `@Processor`.
+ */
+export function periodicWorkProcessor(config: GatewayConfig): Type<PeriodicWorkProcessor> {
+  @Processor(QueueName.Periodic, {
+    // One slot per kind, so that a long evidence sync holds up no relay run.
+    concurrency: Object.keys(PeriodicJob).length,
+    // While Redis is away, BullMQ tries again this often (its default, 15 s, would hold up the relay after it returns).
+    runRetryDelay: config.relayIntervalMs,
+    // Run from onApplicationBootstrap, with the schedulers' upsert, not when Nest builds the worker at module init.
+    autorun: false,
+  })
+  class ConfiguredPeriodicWorkProcessor extends PeriodicWorkProcessor {}
+  return ConfiguredPeriodicWorkProcessor;
 }

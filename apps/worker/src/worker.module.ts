@@ -6,13 +6,13 @@ import type { GatewayConfig } from '#libs/config';
 import { EvidenceModule } from '#libs/evidence';
 import { IdempotencyModule } from '#libs/idempotency';
 import { type Runtime, RuntimeModule } from '#libs/runtime';
-import { AiLogUploadProcessor } from './ai-log-upload.processor.js';
+import { AiLogUploadProcessor, aiLogUploadProcessor } from './ai-log-upload.processor.js';
 import { AuditCheckpointTask } from './audit-checkpoint.task.js';
 import { EvidenceSyncTask } from './evidence-sync.task.js';
 import { HoldProbeTask } from './hold-probe.task.js';
 import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
 import { PeriodicSchedules } from './periodic-schedules.js';
-import { PeriodicWorkProcessor } from './periodic-work.processor.js';
+import { PeriodicWorkProcessor, periodicWorkProcessor } from './periodic-work.processor.js';
 import { RelayTask } from './relay.task.js';
 
 /** The queue consumer that uploads logs, and runs the periodic work. No HTTP listener. */
@@ -24,8 +24,8 @@ export class WorkerModule {
       // AccountsModule gives the accounts an admin added their exchange clients in this process too.
       imports: [RuntimeModule.forRoot(config, runtime), AccountsModule, AiLogModule, IdempotencyModule, EvidenceModule, AuditModule],
       providers: [
-        AiLogUploadProcessor,
-        PeriodicWorkProcessor,
+        { provide: AiLogUploadProcessor, useClass: aiLogUploadProcessor(config) },
+        { provide: PeriodicWorkProcessor, useClass: periodicWorkProcessor(config) },
         PeriodicSchedules,
         RelayTask,
         HoldProbeTask,
