@@ -127,6 +127,43 @@ describe('AI logs from recorded model calls', () => {
     expect(text).toContain('"seed":9223372036854775807,"temperature":0.10');
   });
 
+  it('refuses a model PostgreSQL cannot store before calling, and fails no call made with it', async () => {
+    const proxy = async (body: string) => {
+      const res = await fetch(`${suite.harness.apiUrl}/llm/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+      return { status: res.status, body: await json(res), callId: res.headers.get('x-model-call-id') };
+    };
+    const bad = ['{"model":"m\\u0000","messages":[]}', '{"model":"m\\ud800","messages":[]}'];
+    const good = Array.from({ length: 10 }, () =>
+      client()
+        .chat.completions.create({ model: 'gpt-4o-mini', messages: MESSAGES })
+        .then(() => 200),
+    );
+    const [refused, ...rest] = await Promise.all([Promise.all(bad.map(proxy)), ...good]);
+    expect(refused.map((r) => [r.status, r.body.errors?.[0]?.path])).toEqual([
+      [400, 'model'],
+      [400, 'model'],
+    ]);
+    expect(rest).toEqual(Array(10).fill(200));
+
+    // A call whose request reads as a lone surrogate is recorded (its text is the escape), but fills no log: in a batch,
+    // that log alone is refused, naming the call.
+    const lone = await proxy(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"\\ud800"}]}`);
+    expect(lone.status).toBe(200);
+    const batch = await send(KEY, '/v1/ai-logs/batch', {
+      logs: [
+        { stage: 'decision', modelCallIds: [lone.callId] },
+        { stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'x' },
+      ],
+    });
+    const answer = await json(batch);
+    expect([batch.status, answer.results.map((r: { status: string }) => r.status)]).toEqual([207, ['rejected', 'queued']]);
+    expect(answer.results[0].errors[0]).toMatchObject({ path: 'logs.0.modelCallIds.0', message: expect.stringContaining('must be text PostgreSQL can store') });
+  });
+
   it("names each call that is not the account's or cannot fill the log, and posts nothing", async () => {
     const other = (await json(send(ADMIN, '/admin/accounts', { id: 'team-b', name: 'B', apiKey: 'k', secret: 's', passphrase: 'p' }))).id;
     const teamB = (await json(send(ADMIN, '/admin/agents', { accountId: other, label: 'b' }))).key;

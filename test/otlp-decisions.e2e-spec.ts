@@ -138,6 +138,7 @@ describe('AI logs from traces: a span with weex.order_id', () => {
       ['0', /weex\.order_id: orderId must be a positive integer/],
       ['9223372036854775808', /weex\.order_id: orderId must be at most 9223372036854775807/],
       [1.5, /weex\.order_id must be a string of digits or an int, not a double/],
+      [-5, /weex\.order_id must be a positive integer, not -5/],
     ] as const) {
       const spans = await decision(orderId, ['HOLD'], { 'weex.stage': 'decision' });
       const answer = await fetch(options().url, {

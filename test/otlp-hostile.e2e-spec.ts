@@ -204,7 +204,7 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
     expect(answer.json).toEqual({
       partialSuccess: {
         rejectedSpans: '1',
-        errorMessage: `1 spans not recorded: span ${huge.spanId} of trace ${huge.traceId}: attribute gen_ai.input.messages holds 4097 bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (4096)`,
+        errorMessage: `1 spans refused: span ${huge.spanId} of trace ${huge.traceId}: attribute gen_ai.input.messages holds 4097 bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (4096)`,
       },
     });
     expect([await stored(huge.spanId), (await stored(fine.spanId))?.outcome]).toEqual([undefined, 'answered']);
@@ -234,6 +234,23 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
     const nul = jsonSpan([{ key: 'gen_ai.input.messages', value: { stringValue: 'a\u0000b' } }]);
     const answer = await postJson(jsonExport([nul]));
     expect(answer.json.partialSuccess.errorMessage).toMatch(/its requestBody holds U\+0000 or a lone surrogate, which PostgreSQL cannot store$/);
+  });
+
+  it('takes a time to first chunk past the span as unknown, and names a decision whose answer no log can hold', async () => {
+    for (const doubleValue of [1e17, 1e300, 0.5]) {
+      const span = jsonSpan([{ key: 'gen_ai.response.time_to_first_chunk', value: { doubleValue } }]);
+      expect(await postJson(jsonExport([span]))).toMatchObject({ status: 200, json: {} });
+      expect((await stored(span.spanId)).first_byte_at).toEqual(doubleValue < 1 ? new Date(1795863600500) : null);
+    }
+    // Stored as text (the escape), but U+0000 once read: the log that would hold it is refused, naming the call.
+    const escaped = jsonSpan([
+      { key: 'gen_ai.output.messages', value: { stringValue: '[{"role":"assistant","content":"BUY\\u0000"}]' } },
+      { key: 'weex.order_id', value: { stringValue: '737185556881998189' } },
+    ]);
+    const answer = await postJson(jsonExport([escaped]));
+    expect(answer.json.partialSuccess.errorMessage).toMatch(
+      /the trace's model calls: model call [0-9a-f-]{36}: its answer.text must be text PostgreSQL can store/,
+    );
   });
 
   it('refuses values nested past the decoders (protobuf and JSON) with 400', async () => {
@@ -303,12 +320,14 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
     expect([over.status, Number(over.retryAfter) > 0, over.json.message]).toEqual([
       429,
       true,
-      expect.stringMatching(/^RATE_LIMITED: the 5 model-call spans of this request would take this agent key over its limit of 10 a minute; retry in \d+ s$/),
+      expect.stringMatching(
+        /^RATE_LIMITED: the 5 model-call and decision spans of this request would take this agent key over its limit of 10 a minute; retry in \d+ s$/,
+      ),
     ]);
     const never = await postJson(spans(11), withKey);
     expect([never.status, never.json.message]).toEqual([
       400,
-      'OTLP_OVER_RATE_LIMIT: the request holds 11 model-call spans, more than this agent key may send in a minute (10): export smaller batches',
+      'OTLP_OVER_RATE_LIMIT: the request holds 11 model-call and decision spans, more than this agent key may send in a minute (10): export smaller batches',
     ]);
   });
 

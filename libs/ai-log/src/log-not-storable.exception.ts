@@ -1,20 +1,7 @@
 import { HttpException } from '@nestjs/common';
 
-/** PostgreSQL's SQLSTATE of a failed statement (pg's DatabaseError carries it as `code`). */
-const sqlState = (error: unknown): string | undefined => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-};
-
-/** Class 22, data exception: a value PostgreSQL cannot take (an unpaired \ud800 in JSON, U+0000, a number out of range). */
-export const isDataException = (error: unknown): boolean => sqlState(error)?.startsWith('22') ?? false;
-
-/**
- * Whether a failed group commit may be the fault of one request's logs: a data exception, or an integrity constraint
- * (class 23) such as a foreign key. Either fails one statement, which rolls the whole transaction back, so writing the
- * requests again apart is safe. A lost connection or a failed COMMIT has no such code: its outcome is unknown.
- */
-export const tiedToItsData = (error: unknown): boolean => /^2[23]/.test(sqlState(error) ?? '');
+// Re-exported for the appender and its tests, which have always found them here.
+export { isDataException, tiedToItsData } from '#libs/database';
 
 /** 400: PostgreSQL refused to store the request's logs. Validation should have caught it; this is the backstop. */
 export class LogNotStorableException extends HttpException {

@@ -9,3 +9,4 @@ export * from './migrator.js';
 export type * from './columns.js';
 export { AiLogStatus, Prisma } from './generated/client.js';
 export type { AiLog, UploadAttempt, Account, AgentKey, AuditCheck, AuditCheckpoint, AuditWitness, ModelCall, TraceDecision } from './generated/client.js';
+export * from './sql-state.js';

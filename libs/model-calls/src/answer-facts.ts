@@ -1,3 +1,4 @@
+import { isStorableText } from '#libs/common';
 /** Token counts as a provider reports them: chat's prompt/completion, or the Responses API's input/output. */
 export interface TokenUsage {
   promptTokens: number | null;
@@ -24,8 +25,9 @@ export class AnswerFacts {
     if (!isObject(value)) return;
     // The Responses API's events carry the response inside: `{"type":"response.completed","response":{...}}`.
     const answer = isObject(value.response) ? value.response : value;
-    if (typeof answer.id === 'string' && this.responseId === null) this.responseId = answer.id;
-    if (typeof answer.model === 'string') this.answeredModel = answer.model;
+    // Text PostgreSQL cannot store (U+0000, a lone surrogate, escaped in the JSON) is not a model or an id: left out.
+    if (typeof answer.id === 'string' && isStorableText(answer.id) && this.responseId === null) this.responseId = answer.id;
+    if (typeof answer.model === 'string' && isStorableText(answer.model)) this.answeredModel = answer.model;
     if (isObject(answer.usage)) {
       const u = answer.usage;
       const promptTokens = count(u.prompt_tokens ?? u.input_tokens);

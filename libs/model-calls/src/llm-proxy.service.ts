@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { AgentIdentity } from '#libs/accounts';
+import { isStorableText } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
 import { ValidationFailedException } from '#libs/validation';
 import { LlmGatewayException } from './llm-gateway.exception.js';
@@ -64,6 +65,9 @@ export class LlmProxyService {
       },
       this.config.llmAnswerLimitBytes,
     );
+    if (draft.requestedModel !== null && !isStorableText(draft.requestedModel)) {
+      throw new ValidationFailedException([{ path: 'model', message: 'model must be text without U+0000 or a lone surrogate (escaped or not)' }]);
+    }
     let call: UpstreamCall;
     try {
       call = await callUpstream(upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);

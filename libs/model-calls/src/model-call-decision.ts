@@ -1,4 +1,4 @@
-import { parseJson, stringifyJson } from '#libs/common';
+import { findUnstorableText, parseJson, stringifyJson } from '#libs/common';
 import type { StoredModelCallWithBodies } from './model-calls.repository.js';
 
 /** The AI-log fields a decision's model calls fill, when the agent leaves them out. */
@@ -47,6 +47,11 @@ export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplana
       usage: { promptTokens: call.promptTokens, completionTokens: call.completionTokens, totalTokens: call.totalTokens },
     })),
   };
+  // What a log cannot store fails here, naming the call, not at the commit (where a batch would fail whole).
+  for (const [index, call] of calls.entries()) {
+    const unstorable = findUnstorableText({ request: input.modelCalls[index].request, answer: output.modelCalls[index] }, '');
+    if (unstorable) return { index, error: `model call ${call.id}: its ${unstorable.message}, so no log can hold it: post input and output yourself` };
+  }
   // stringifyJson: a request read losslessly holds bigints, which JSON.stringify throws on.
   const bytes = Buffer.byteLength(stringifyJson(input)) + Buffer.byteLength(stringifyJson(output));
   if (bytes > MAX_FILLED_BYTES) {

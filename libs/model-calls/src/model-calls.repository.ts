@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GENESIS_HASH } from '#libs/audit-chain';
 import { GroupCommit } from '#libs/common';
-import { type ColumnOf, type ModelCall, type Prisma, PrismaService, SqlPool } from '#libs/database';
+import { type ColumnOf, type ModelCall, type Prisma, PrismaService, SqlPool, tiedToItsData } from '#libs/database';
 import type { PoolClient, QueryResult } from 'pg';
 import { type ModelCallLink, type ModelCallSource, placedLinkHash, unplacedLink } from './model-call-chain.js';
 
@@ -78,7 +78,8 @@ export class ModelCallsRepository {
    * reads its head, and inserts the calls after it. An insert per call that retried on the unique (account_id, seq)
    * spent 40 ms at p50 with 5 agents calling at once, and one lock per call queued them (bench: llm).
    */
-  private readonly commits = new GroupCommit<NewModelCall, StoredModelCall>((calls) => this.write(calls), 200);
+  // isolate: a call PostgreSQL refuses (validation should have caught it) fails alone, not the calls it was grouped with.
+  private readonly commits = new GroupCommit<NewModelCall, StoredModelCall>((calls) => this.write(calls), 200, undefined, { isolate: tiedToItsData });
 
   /** Commits the call as the next link of its account's chain; resolves once it has committed. */
   async append(call: NewModelCall): Promise<StoredModelCall> {

@@ -117,11 +117,15 @@ export class OtlpIngestService {
     const limit = agent.rateLimitPerMin ?? this.config.agentRateLimitPerMin;
     if (limit === 0 || calls <= 1) return;
     if (calls > limit) {
-      const message = `the request holds ${calls} model-call spans, more than this agent key may send in a minute (${limit}): export smaller batches`;
+      const message = `the request holds ${calls} model-call and decision spans, more than this agent key may send in a minute (${limit}): export smaller batches`;
       throw new HttpException({ code: 'OTLP_OVER_RATE_LIMIT', message }, 400);
     }
     const waitMs = await this.limiter.take(agent.agentKeyId, agent.rateLimitPerMin, calls - 1);
     if (waitMs !== undefined)
-      throw rateLimited(reply, waitMs, `the ${calls} model-call spans of this request would take this agent key over its limit of ${limit} a minute`);
+      throw rateLimited(
+        reply,
+        waitMs,
+        `the ${calls} model-call and decision spans of this request would take this agent key over its limit of ${limit} a minute`,
+      );
   }
 }

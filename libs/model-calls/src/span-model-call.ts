@@ -22,6 +22,7 @@ export function spanModelCall(span: OtlpSpan, agent: AgentIdentity, attributeLim
   const call = readGenAiSpan(span, attributeLimit);
   if ('reason' in call) return call;
   const startMs = Number(span.startTimeUnixNano / NANOS_PER_MS);
+  const endMs = Number(span.endTimeUnixNano / NANOS_PER_MS);
   const failed = span.statusCode === 2;
   const errorType = span.attributes.get('error.type');
   const record: NewModelCall = {
@@ -52,8 +53,8 @@ export function spanModelCall(span: OtlpSpan, agent: AgentIdentity, attributeLim
     completionTokens: call.outputTokens,
     totalTokens: call.totalTokens,
     startedAt: new Date(startMs).toISOString(),
-    firstByteAt: call.timeToFirstChunkS === null ? null : new Date(startMs + Math.round(call.timeToFirstChunkS * 1000)).toISOString(),
-    finishedAt: new Date(Number(span.endTimeUnixNano / NANOS_PER_MS)).toISOString(),
+    firstByteAt: firstByteAt(startMs, endMs, call.timeToFirstChunkS),
+    finishedAt: new Date(endMs).toISOString(),
     requestSha256: sha256(call.input),
     responseSha256: sha256(call.output),
     requestBody: call.input,
@@ -63,4 +64,11 @@ export function spanModelCall(span: OtlpSpan, agent: AgentIdentity, attributeLim
   const unstorable = Object.entries(record).find(([, value]) => typeof value === 'string' && !isStorableText(value));
   if (unstorable) return { reason: `its ${unstorable[0]} holds U+0000 or a lone surrogate, which PostgreSQL cannot store` };
   return record;
+}
+
+/** When the first chunk came: gen_ai.response.time_to_first_chunk after the start, if that falls within the span. */
+function firstByteAt(startMs: number, endMs: number, seconds: number | null): string | null {
+  if (seconds === null) return null;
+  const at = startMs + Math.round(seconds * 1000);
+  return at <= endMs ? new Date(at).toISOString() : null;
 }

@@ -22,12 +22,15 @@ export interface PartialSuccess {
 /** How many refused spans the answer's error_message names; the count covers them all. */
 const NAMED_REJECTIONS = 5;
 
-/** The partial_success of an export that refused these spans (each a sentence naming the span and why); none: full success. */
+/**
+ * The partial_success of an export that refused these spans (each a sentence naming the span and why: not recorded, or
+ * recorded but making no AI log); none: full success.
+ */
 export function partialSuccessOf(refused: string[]): PartialSuccess | undefined {
   if (refused.length === 0) return undefined;
   const named = refused.slice(0, NAMED_REJECTIONS).join('; ');
   const more = refused.length > NAMED_REJECTIONS ? `; and ${refused.length - NAMED_REJECTIONS} more` : '';
-  return { rejectedSpans: refused.length, errorMessage: `${refused.length} spans not recorded: ${named}${more}` };
+  return { rejectedSpans: refused.length, errorMessage: `${refused.length} spans refused: ${named}${more}` };
 }
 
 /** ExportTraceServiceResponse: `partial_success` left unset on full success, as the spec requires. */

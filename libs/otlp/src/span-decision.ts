@@ -27,8 +27,10 @@ export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecisi
   }
   const orderId = a.get('weex.order_id');
   if (typeof orderId !== 'string' && typeof orderId !== 'bigint') {
-    return { reason: `weex.order_id must be a string of digits or an int, not ${describe(orderId)} (a double cannot hold every order id exactly)` };
+    const why = typeof orderId === 'number' ? ' (a double cannot hold every order id exactly: send a string)' : '';
+    return { reason: `weex.order_id must be a string of digits or an int, not ${describe(orderId)}${why}` };
   }
+  if (typeof orderId === 'bigint' && orderId < 1n) return { reason: `weex.order_id must be a positive integer, not ${orderId}` };
   const fields: Record<'weex.stage' | 'weex.explanation', string | null> = { 'weex.stage': null, 'weex.explanation': null };
   for (const key of ['weex.order_id', 'weex.stage', 'weex.explanation'] as const) {
     const value = a.get(key);
@@ -53,5 +55,6 @@ function describe(value: AttributeValue | undefined): string {
   if (value instanceof Map) return 'a kvlist';
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'empty';
+  if (typeof value === 'bigint') return 'an int';
   return typeof value === 'number' ? 'a double' : `a ${typeof value}`;
 }

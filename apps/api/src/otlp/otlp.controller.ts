@@ -74,7 +74,7 @@ export class OtlpController {
         example: {
           partialSuccess: {
             rejectedSpans: '1',
-            errorMessage: '1 spans not recorded: span eee19b7ec3c1b174 of trace 5b8e…: its endTimeUnixNano is before its startTimeUnixNano',
+            errorMessage: '1 spans refused: span eee19b7ec3c1b174 of trace 5b8e…: its endTimeUnixNano is before its startTimeUnixNano',
           },
         },
       },
