@@ -8,7 +8,7 @@ import { WorkerProcess } from './support/worker-process.js';
 const ADMIN = 'admin-token-for-periodic-work-tests';
 const KEY = 'agent-key-for-periodic-work-tests';
 const UID = '8000000001';
-const SCHEDULERS = ['audit-check', 'audit-checkpoint', 'evidence-sync', 'hold-probe', 'idempotency-purge', 'relay'];
+const SCHEDULERS = ['audit-check', 'audit-checkpoint', 'evidence-sync', 'hold-probe', 'idempotency-purge', 'relay', 'trace-decisions'];
 const LOG = '{"stage":"decision","model":"m","input":{},"output":{},"explanation":"after the flush"}';
 
 const json = (res: Response): Promise<any> => res.json();

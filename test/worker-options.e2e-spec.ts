@@ -29,7 +29,7 @@ describe.each(modes)('the workers take their options from config: $name', (mode)
       expect(upload.opts.connection).toBe(backend.connection);
       expect(upload.listenerCount('error')).toBe(1);
       const periodic = h.gateway.worker!.get(PeriodicWorkProcessor).worker;
-      expect(periodic.opts).toMatchObject({ concurrency: 6, runRetryDelay: 1500, prefix: backend.prefix });
+      expect(periodic.opts).toMatchObject({ concurrency: 7, runRetryDelay: 1500, prefix: backend.prefix }); // one slot per kind of periodic work
       expect(periodic.opts.connection).toBe(backend.connection);
       expect(periodic.listenerCount('error')).toBe(1);
 

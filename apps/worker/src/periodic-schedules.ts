@@ -34,6 +34,7 @@ export class PeriodicSchedules {
       [PeriodicJob.AuditCheck, c.auditCheckIntervalMs],
       [PeriodicJob.AuditCheckpoint, c.auditCheckpointIntervalMs],
       [PeriodicJob.IdempotencyPurge, HOUR_MS],
+      [PeriodicJob.TraceDecisions, c.traceDecisionSettleMs],
     ]);
     if (c.evidenceSyncIntervalMs === 0) every.delete(PeriodicJob.EvidenceSync);
     return every;

@@ -10,6 +10,7 @@ import { HoldProbeTask } from './hold-probe.task.js';
 import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
 import { PeriodicSchedules } from './periodic-schedules.js';
 import { RelayTask } from './relay.task.js';
+import { TraceDecisionsTask } from './trace-decisions.task.js';
 
 /**
  * Runs the periodic work that the job schedulers (PeriodicSchedules) put on the periodic queue, by job name: one run
@@ -36,6 +37,7 @@ export class PeriodicWorkProcessor extends WorkerHost implements OnApplicationBo
     private readonly evidence: EvidenceSyncTask,
     audit: AuditCheckpointTask,
     purge: IdempotencyPurgeTask,
+    decisions: TraceDecisionsTask,
   ) {
     super();
     this.tasks = {
@@ -45,6 +47,7 @@ export class PeriodicWorkProcessor extends WorkerHost implements OnApplicationBo
       [PeriodicJob.AuditCheck]: () => audit.checkAll(),
       [PeriodicJob.AuditCheckpoint]: () => audit.run(),
       [PeriodicJob.IdempotencyPurge]: () => purge.purge(),
+      [PeriodicJob.TraceDecisions]: () => decisions.run(),
     };
   }
 

@@ -14,6 +14,7 @@ import { IdempotencyPurgeTask } from './idempotency-purge.task.js';
 import { PeriodicSchedules } from './periodic-schedules.js';
 import { PeriodicWorkProcessor, periodicWorkProcessor } from './periodic-work.processor.js';
 import { RelayTask } from './relay.task.js';
+import { TraceDecisionsTask } from './trace-decisions.task.js';
 
 /** The queue consumer that uploads logs, and runs the periodic work. No HTTP listener. */
 @Module({})
@@ -28,6 +29,7 @@ export class WorkerModule {
         { provide: PeriodicWorkProcessor, useClass: periodicWorkProcessor(config) },
         PeriodicSchedules,
         RelayTask,
+        TraceDecisionsTask,
         HoldProbeTask,
         IdempotencyPurgeTask,
         EvidenceSyncTask,

@@ -132,6 +132,8 @@ export class AppConfig {
   /** The lease of a claimed log (renewed while its upload is in flight) and of a drain's job lock: how soon a dead worker's work is taken over. */
   @IsInt() @Min(1_000) @Max(600_000) uploadClaimMs: number;
   @IsInt() @Min(100) relayIntervalMs: number;
+  /** How long a decision span that came without its trace's calls waits for the trace to be quiet before its AI log is made. */
+  @IsInt() @Min(100) @Max(600_000) traceDecisionSettleMs: number;
   /** How often each worker checks whether the exchange answers an account whose uploads are held for HTTP 521. */
   @IsInt() @Min(100) uploadHoldProbeMs: number;
   @IsInt() @Min(86_400_000) idempotencyKeyTtlMs: number;

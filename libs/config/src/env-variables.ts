@@ -68,6 +68,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   UPLOAD_BACKOFF_MAX_MS: { key: 'uploadBackoffMaxMs', kind: 'int', default: 300_000 },
   UPLOAD_CLAIM_MS: { key: 'uploadClaimMs', kind: 'int', default: 5_000 },
   RELAY_INTERVAL_MS: { key: 'relayIntervalMs', kind: 'int', default: 2_000 },
+  TRACE_DECISION_SETTLE_MS: { key: 'traceDecisionSettleMs', kind: 'int', default: 2_000 },
   UPLOAD_HOLD_PROBE_MS: { key: 'uploadHoldProbeMs', kind: 'int', default: 60_000 },
   IDEMPOTENCY_KEY_TTL_MS: { key: 'idempotencyKeyTtlMs', kind: 'int', default: 86_400_000 },
   EVIDENCE_SYNC_INTERVAL_MS: { key: 'evidenceSyncIntervalMs', kind: 'int', default: 60_000 },

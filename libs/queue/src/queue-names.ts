@@ -23,4 +23,5 @@ export enum PeriodicJob {
   AuditCheck = 'audit-check',
   AuditCheckpoint = 'audit-checkpoint',
   IdempotencyPurge = 'idempotency-purge',
+  TraceDecisions = 'trace-decisions',
 }

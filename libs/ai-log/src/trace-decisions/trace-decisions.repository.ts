@@ -5,7 +5,9 @@ import type { SpanDecision } from '#libs/otlp';
 /** What became of a decision: the AI log it made, or why it makes none. */
 export type Outcome = { aiLogId: string } | { error: string };
 
-export type StoredDecision = Pick<TraceDecision, 'accountId' | 'agentKeyId' | 'traceId' | 'spanId' | 'orderId' | 'stage' | 'explanation'>;
+export type StoredDecision = Pick<TraceDecision, 'accountId' | 'agentKeyId' | 'traceId' | 'spanId' | 'orderId' | 'stage' | 'explanation' | 'touchedAt'>;
+
+const WAITING = { aiLogId: null, error: null };
 
 /** The owner of `trace_decisions`: the spans that named an order, and the AI log each became. */
 @Injectable()
@@ -24,8 +26,23 @@ export class TraceDecisionsRepository {
   /** The decisions of these traces that have become neither a log nor an error. */
   async pending(accountId: string, traceIds: string[]): Promise<StoredDecision[]> {
     return this.prisma.traceDecision.findMany({
-      where: { accountId, traceId: { in: traceIds }, aiLogId: null, error: null },
+      where: { accountId, traceId: { in: traceIds }, ...WAITING },
       orderBy: { receivedAt: 'asc' },
+      omit: { receivedAt: true, aiLogId: true, error: true },
+    });
+  }
+
+  /** Notes that calls of these traces came: their waiting decisions wait for the traces to be quiet again. */
+  async touch(accountId: string, traceIds: string[]): Promise<void> {
+    await this.prisma.traceDecision.updateMany({ where: { accountId, traceId: { in: traceIds }, ...WAITING }, data: { touchedAt: new Date() } });
+  }
+
+  /** Waiting decisions, of any account, whose traces have been quiet since `quietSince`: the oldest `limit`. */
+  async due(quietSince: Date, limit: number): Promise<StoredDecision[]> {
+    return this.prisma.traceDecision.findMany({
+      where: { touchedAt: { lt: quietSince }, ...WAITING },
+      orderBy: { touchedAt: 'asc' },
+      take: limit,
       omit: { receivedAt: true, aiLogId: true, error: true },
     });
   }

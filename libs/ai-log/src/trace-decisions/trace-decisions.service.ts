@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AgentIdentity } from '#libs/accounts';
 import { parseJson } from '#libs/common';
+import { GatewayConfig } from '#libs/config';
 import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import { MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
 import type { SpanDecision } from '#libs/otlp';
@@ -20,9 +21,10 @@ const ATTRIBUTE: Record<string, string> = { orderId: 'weex.order_id', stage: 'we
 /**
  * Spans that name an order (`weex.order_id`) become AI logs: each one's log is made of its trace's answered model calls
  * (the latest MAX_MODEL_CALLS; not by time, since the SDKs' span clocks disagree by a millisecond or more), filled as
- * a log that names its calls is (AiLogService.withModelCalls), and uploaded like any other. Whichever comes first, the
- * span or its trace's calls, the log is made once both are in: the decision waits in `trace_decisions` until then. Exactly one log per
- * (account, trace, span): the row is recorded once, and its log carries an idempotency key that only this service
+ * a log that names its calls is (AiLogService.withModelCalls), and uploaded like any other. A decision exported with
+ * calls of its trace is made at once (the SDKs' batches hold a trace's spans that ended together, children first);
+ * one exported alone waits in `trace_decisions` until its trace has been quiet for TRACE_DECISION_SETTLE_MS, so that
+ * calls exported apart (SimpleSpanProcessor's concurrent exports) are in its log. Exactly one log per (account, trace, span): the row is recorded once, and its log carries an idempotency key that only this service
  * makes (it holds spaces, which an Idempotency-Key header cannot), committed with the log.
  */
 @Injectable()
@@ -30,6 +32,7 @@ export class TraceDecisions {
   private readonly logger = new Logger(TraceDecisions.name);
 
   constructor(
+    private readonly config: GatewayConfig,
     private readonly decisions: TraceDecisionsRepository,
     private readonly calls: ModelCallDecisions,
     private readonly logs: AiLogService,
@@ -37,8 +40,9 @@ export class TraceDecisions {
   ) {}
 
   /**
-   * After an export: records its decisions, and makes the logs of every decision waiting on the traces it touched.
-   * Returns why each of the export's decision spans that will never be a log is refused, for its partial_success.
+   * After an export: records its decisions, makes the logs of those that came with calls of their traces, and leaves
+   * the others, and those its calls' traces had waiting, to wait until their traces are quiet (settleDue). Returns why
+   * each of the export's decision spans that will never be a log is refused, for its partial_success.
    */
   async afterExport(agent: AgentIdentity, decisions: SpanDecision[], modelCallTraces: string[]): Promise<string[]> {
     const refused = new Map<string, string>();
@@ -48,24 +52,59 @@ export class TraceDecisions {
       return errors.length === 0;
     });
     if (valid.length > 0) await this.decisions.record(agent.accountId, agent.agentKeyId, valid);
-    const traces = [...new Set([...valid.map((d) => d.traceId), ...modelCallTraces])];
-    const pending = traces.length > 0 ? await this.decisions.pending(agent.accountId, traces) : [];
-    if (pending.length === 0) return [...refused.values()];
-    const traceCalls = await this.calls.ofTraces(agent.accountId, [...new Set(pending.map((d) => d.traceId))], MAX_MODEL_CALLS);
-    const settled: Array<{ decision: StoredDecision; outcome: Outcome }> = [];
-    for (const chunk of byBodyBytes(pending, traceCalls)) settled.push(...(await this.makeLogs(agent.accountId, chunk, traceCalls)));
-    for (const decision of pending) {
-      const bytes = traceCalls.get(decision.traceId)?.bytes ?? 0;
-      if (bytes > MAX_FILLED_BYTES) settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message: tooLarge(bytes) }]) } });
-    }
-    await this.decisions.settle(agent.accountId, settled);
-    const ours = new Set(decisions.map(spanKey));
-    for (const { decision, outcome } of settled) {
-      if (!('error' in outcome)) continue;
-      if (ours.has(spanKey(decision))) refused.set(spanKey(decision), outcome.error);
-      else this.logger.warn(`${outcome.error} (its span came before the trace's model calls)`);
+    if (modelCallTraces.length === 0) return [...refused.values()];
+    await this.decisions.touch(agent.accountId, modelCallTraces);
+    const withCalls = new Set(valid.filter((d) => modelCallTraces.includes(d.traceId)).map(spanKey));
+    if (withCalls.size === 0) return [...refused.values()];
+    const pending = (await this.decisions.pending(agent.accountId, [...new Set(modelCallTraces)])).filter((d) => withCalls.has(spanKey(d)));
+    for (const { decision, outcome } of await this.settle(agent.accountId, pending)) {
+      if ('error' in outcome) refused.set(spanKey(decision), outcome.error);
     }
     return [...refused.values()];
+  }
+
+  /**
+   * The worker's sweep (PeriodicJob.TraceDecisions): makes the logs of the decisions whose traces have been quiet for
+   * TRACE_DECISION_SETTLE_MS, oldest first; one whose trace has had no answered call for NO_CALLS_MS never will.
+   */
+  async settleDue(): Promise<number> {
+    const now = Date.now();
+    const due = await this.decisions.due(new Date(now - this.config.traceDecisionSettleMs), SWEEP_LIMIT);
+    let made = 0;
+    for (const accountId of new Set(due.map((d) => d.accountId))) {
+      const settled = await this.settle(
+        accountId,
+        due.filter((d) => d.accountId === accountId),
+        new Date(now - NO_CALLS_MS),
+      );
+      for (const { decision, outcome } of settled) {
+        if ('aiLogId' in outcome) made++;
+        else this.logger.warn(`account ${decision.accountId}: ${outcome.error}`);
+      }
+    }
+    return made;
+  }
+
+  /**
+   * Makes the decisions' logs of their traces' calls, and records what became of each: a log, or why none (calls that
+   * cannot fill one; none since `givenUpBefore`). A decision whose trace has no call yet stays waiting.
+   */
+  private async settle(accountId: string, pending: StoredDecision[], givenUpBefore?: Date): Promise<Settled[]> {
+    if (pending.length === 0) return [];
+    const traceCalls = await this.calls.ofTraces(accountId, [...new Set(pending.map((d) => d.traceId))], MAX_MODEL_CALLS);
+    const settled: Settled[] = [];
+    for (const chunk of byBodyBytes(pending, traceCalls)) settled.push(...(await this.makeLogs(accountId, chunk, traceCalls)));
+    for (const decision of pending) {
+      const bytes = traceCalls.get(decision.traceId)?.bytes;
+      if (bytes !== undefined && bytes > MAX_FILLED_BYTES) {
+        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message: tooLarge(bytes) }]) } });
+      } else if (bytes === undefined && givenUpBefore && decision.touchedAt < givenUpBefore) {
+        const message = `no answered model call of its trace came within ${NO_CALLS_MS / 60_000} minutes`;
+        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message }]) } });
+      }
+    }
+    await this.decisions.settle(accountId, settled);
+    return settled;
   }
 
   /** The logs of decisions whose traces' calls are read together (all at once: their logs share group commits). */
@@ -102,6 +141,12 @@ export class TraceDecisions {
     return made ? { aiLogId: (parseJson(made.body) as Accepted).id } : undefined;
   }
 }
+
+type Settled = { decision: StoredDecision; outcome: Outcome };
+/** Decisions one sweep takes at most; the rest wait for the next. */
+const SWEEP_LIMIT = 1_000;
+/** How long a decision waits for a call of its trace before it is given up. */
+const NO_CALLS_MS = 10 * 60_000;
 
 /** Bodies read at once at most: a trace's calls may hold megabytes each, and an export may name a thousand traces. */
 const CHUNK_BYTES = 8 * 1_048_576;
