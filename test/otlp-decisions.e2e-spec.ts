@@ -194,6 +194,36 @@ describe('AI logs from traces: a span with weex.order_id', () => {
       /the last call answered no text to explain the decision with: set weex\.explanation$/,
     );
   });
+
+  it('lists each decision span and what became of it: logged, refused or waiting', async () => {
+    const lonely = await record((tracer) => {
+      const span = tracer.startSpan('decide');
+      span.setAttribute('weex.order_id', '737185556881998191');
+      span.end();
+    });
+    expect(await send(lonely)).toEqual({ code: 0 });
+    const traceId = lonely[0].spanContext().traceId;
+    expect((await get(`/v1/trace-decisions?traceId=${traceId}`)).data).toEqual([
+      {
+        traceId,
+        spanId: lonely[0].spanContext().spanId,
+        orderId: '737185556881998191',
+        stage: 'decision',
+        explanation: null,
+        receivedAt: expect.any(String),
+        status: 'waiting',
+        aiLogId: null,
+        error: null,
+      },
+    ]);
+    const logged = (await get('/v1/trace-decisions?status=logged')).data;
+    expect(logged.length).toBeGreaterThanOrEqual(4);
+    for (const decision of logged) expect((await get(`/v1/ai-logs/${decision.aiLogId}`)).orderId).toBe(decision.orderId);
+    const refused = (await get('/v1/trace-decisions?status=refused&limit=200')).data;
+    expect(refused.map((d: any) => d.error)).toContainEqual(expect.stringMatching(/set weex\.explanation$/));
+    const bad = await fetch(`${suite.harness.apiUrl}/v1/trace-decisions?status=lost&traceId=XYZ`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect([bad.status, ((await bad.json()) as any).errors.map((e: any) => e.path).sort()]).toEqual([400, ['status', 'traceId']]);
+  });
 });
 
 /** The spans as OTLP/JSON's ResourceSpans, written here (not by the SDK) so that a double stays a double. */

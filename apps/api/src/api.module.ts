@@ -34,6 +34,7 @@ import { JudgeKeysController } from './judge-keys.controller.js';
 import { LlmProxyController } from './llm-proxy.controller.js';
 import { MetricsController } from './metrics.controller.js';
 import { ModelCallsController } from './model-calls.controller.js';
+import { TraceDecisionsController } from './trace-decisions.controller.js';
 import { OtlpController } from './otlp/otlp.controller.js';
 import { OtlpRoutes } from './otlp/otlp-routes.js';
 import { OtlpStatusFilter } from './otlp/otlp-status.filter.js';
@@ -64,6 +65,7 @@ export class ApiModule {
       controllers: [
         AiLogsController,
         ModelCallsController,
+        TraceDecisionsController,
         LlmProxyController,
         OtlpController,
         AuditController,

@@ -126,6 +126,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/trace-decisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's decision spans and the AI log each became
+     * @description Spans exported to /otlp/v1/traces with `weex.order_id`, newest first: `logged` with the AI log they made, `refused` with the reason, or `waiting` for their trace.
+     */
+    get: operations['listTraceDecisions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/otlp/v1/traces': {
     parameters: {
       query?: never;
@@ -1485,6 +1505,48 @@ export interface components {
        * @enum {string}
        */
       responseEncoding: 'utf8' | 'base64';
+    };
+    TraceDecisionDto: {
+      /**
+       * @description the W3C trace id (32 lowercase hex digits)
+       * @example 5b8efff798038103d269b633813fc60c
+       */
+      traceId: string;
+      /**
+       * @description the id of the span that carried weex.order_id
+       * @example eee19b7ec3c1b174
+       */
+      spanId: string;
+      /**
+       * @description weex.order_id as sent
+       * @example 737185556881998184
+       */
+      orderId: string;
+      /**
+       * @description weex.stage, or `decision`
+       * @example decision
+       */
+      stage: string;
+      /** @description weex.explanation; null: filled from the last answer */
+      explanation: string | null;
+      /** Format: date-time */
+      receivedAt: string;
+      /**
+       * @description `waiting` for a call of its trace or for the trace to be quiet; `logged`; `refused`
+       * @enum {string}
+       */
+      status: 'waiting' | 'logged' | 'refused';
+      /**
+       * Format: uuid
+       * @description the AI log it became (GET /v1/ai-logs/{id})
+       */
+      aiLogId: string | null;
+      /** @description why it makes no log, naming the attribute or the call and the rule */
+      error: string | null;
+    };
+    TraceDecisionListDto: {
+      /** @description newest first */
+      data: components['schemas']['TraceDecisionDto'][];
     };
     OtlpExportTraceRequestDto: {
       /** @description ResourceSpans: { resource: { attributes }, scopeSpans: [{ scope, spans: [Span] }] }, as opentelemetry-proto defines them */
@@ -3816,6 +3878,140 @@ export interface operations {
            *       "statusCode": 404,
            *       "code": "NOT_FOUND",
            *       "message": "no AI log 0195f0c2-… for this account",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Over the agent key's rate limit; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "code": "RATE_LIMITED",
+           *       "message": "this agent key made too many requests; retry in 12 s",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A database statement of this request ran longer than API_STATEMENT_TIMEOUT_MS and was stopped (QUERY_TIMEOUT); try again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 503,
+           *       "code": "QUERY_TIMEOUT",
+           *       "message": "a database statement of this request ran longer than the statement timeout (API_STATEMENT_TIMEOUT_MS) and was stopped: ask for a narrower window, or try again later",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTraceDecisions: {
+    parameters: {
+      query?: {
+        traceId?: string;
+        status?: 'waiting' | 'logged' | 'refused';
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The latest decisions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "traceId": "5b8efff798038103d269b633813fc60c",
+           *           "spanId": "eee19b7ec3c1b174",
+           *           "orderId": "737185556881998184",
+           *           "stage": "decision",
+           *           "explanation": null,
+           *           "receivedAt": "2026-11-22T10:00:00.733Z",
+           *           "status": "logged",
+           *           "aiLogId": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
+           *           "error": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['TraceDecisionListDto'];
+        };
+      };
+      /** @description A field broke a rule; every failing field is named */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "code": "VALIDATION_FAILED",
+           *       "message": "request is not valid",
+           *       "errors": [
+           *         {
+           *           "path": "limit",
+           *           "message": "limit must not be greater than 100"
+           *         }
+           *       ],
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Missing, unknown or revoked agent key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "code": "UNAUTHORIZED",
+           *       "message": "unknown or revoked agent key",
+           *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The agent key lacks the scope logs:write or exchange:read or audit:read */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "code": "FORBIDDEN",
+           *       "message": "this agent key lacks the scope logs:write or exchange:read or audit:read",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */

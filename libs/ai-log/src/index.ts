@@ -15,3 +15,4 @@ export * from './audit-rows.repository.js';
 export * from './read-ai-log.js';
 export * from './upload-hold-probe.js';
 export * from './trace-decisions/trace-decisions.service.js';
+export * from './trace-decisions/trace-decisions-query.dto.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type TraceDecision } from '#libs/database';
 import type { SpanDecision } from '#libs/otlp';
+import type { ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
 
 /** What became of a decision: the AI log it made, or why it makes none. */
 export type Outcome = { aiLogId: string } | { error: string };
@@ -44,6 +45,16 @@ export class TraceDecisionsRepository {
       orderBy: { touchedAt: 'asc' },
       take: limit,
       omit: { receivedAt: true, aiLogId: true, error: true },
+    });
+  }
+
+  /** The account's latest decisions, newest first, of one trace and one status when given. */
+  async list(accountId: string, { traceId, status, limit = 50 }: ListTraceDecisionsQueryDto): Promise<TraceDecision[]> {
+    const byStatus = { waiting: WAITING, logged: { aiLogId: { not: null } }, refused: { error: { not: null } } };
+    return this.prisma.traceDecision.findMany({
+      where: { accountId, ...(traceId && { traceId }), ...(status && byStatus[status]) },
+      orderBy: [{ receivedAt: 'desc' }, { spanId: 'desc' }],
+      take: limit,
     });
   }
 

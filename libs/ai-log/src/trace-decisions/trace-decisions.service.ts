@@ -10,6 +10,7 @@ import { type FieldError, ValidationFailedException, validateBody } from '#libs/
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
 import { CreateAiLogDto, MAX_MODEL_CALLS } from '../create-ai-log.dto.js';
 import { LogNotStorableException } from '../log-not-storable.exception.js';
+import type { DecisionStatus, ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
 import { type Outcome, type StoredDecision, TraceDecisionsRepository } from './trace-decisions.repository.js';
 
 /** The stage of a decision whose span has no weex.stage. */
@@ -61,6 +62,24 @@ export class TraceDecisions {
       if ('error' in outcome) refused.set(spanKey(decision), outcome.error);
     }
     return [...refused.values()];
+  }
+
+  /** The account's latest decision spans and what became of each (GET /v1/trace-decisions). */
+  async list(accountId: string, query: ListTraceDecisionsQueryDto): Promise<{ data: TraceDecisionView[] }> {
+    const rows = await this.decisions.list(accountId, query);
+    return {
+      data: rows.map((row) => ({
+        traceId: row.traceId,
+        spanId: row.spanId,
+        orderId: row.orderId,
+        stage: row.stage ?? DEFAULT_STAGE,
+        explanation: row.explanation,
+        receivedAt: row.receivedAt.toISOString(),
+        status: row.aiLogId ? 'logged' : row.error ? 'refused' : 'waiting',
+        aiLogId: row.aiLogId,
+        error: row.error,
+      })),
+    };
   }
 
   /**
@@ -140,6 +159,19 @@ export class TraceDecisions {
     const made = await this.keys.find(claim.agentKeyId, claim.key);
     return made ? { aiLogId: (parseJson(made.body) as Accepted).id } : undefined;
   }
+}
+
+/** A decision span as GET /v1/trace-decisions lists it. */
+export interface TraceDecisionView {
+  traceId: string;
+  spanId: string;
+  orderId: string;
+  stage: string;
+  explanation: string | null;
+  receivedAt: string;
+  status: DecisionStatus;
+  aiLogId: string | null;
+  error: string | null;
 }
 
 type Settled = { decision: StoredDecision; outcome: Outcome };
