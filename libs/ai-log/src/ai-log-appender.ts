@@ -4,7 +4,8 @@ import { crashHere, GatewayConfig } from '#libs/config';
 import { type IdempotencyClaim, IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import type { PoolClient } from 'pg';
 import { AiLogAppendRepository, type LogToAppend } from './ai-log-append.repository.js';
-import { isDataException, LogNotStorableException, tiedToItsData } from './log-not-storable.exception.js';
+import { isDataException, tiedToItsData } from '#libs/database';
+import { LogNotStorableException } from './log-not-storable.exception.js';
 
 /** An Idempotency-Key to record with a request's logs, and its answer, made once the commit time is known. */
 export interface KeyToRecord {

@@ -1,8 +1,5 @@
 import { HttpException } from '@nestjs/common';
 
-// Re-exported for the appender and its tests, which have always found them here.
-export { isDataException, tiedToItsData } from '#libs/database';
-
 /** 400: PostgreSQL refused to store the request's logs. Validation should have caught it; this is the backstop. */
 export class LogNotStorableException extends HttpException {
   constructor(cause: unknown) {

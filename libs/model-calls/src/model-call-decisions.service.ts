@@ -22,21 +22,14 @@ export class ModelCallDecisions {
    * `modelCallIds.<index>` (or `modelCallIds`) and the rule.
    */
   async resolve(accountId: string, ids: string[], fill: boolean, maxExplanation: number): Promise<ResolvedCalls> {
-    const found = new Map(
-      (
-        await this.calls.findMany(
-          accountId,
-          ids.map((id) => id.toLowerCase()),
-        )
-      ).map((call) => [call.id, call]),
+    const calls = await this.withBodies(
+      accountId,
+      ids.map((id) => id.toLowerCase()),
     );
+    const found = new Set(calls.map((call) => call.id));
     const errors = ids.flatMap((id, i) => (found.has(id.toLowerCase()) ? [] : [{ path: `modelCallIds.${i}`, message: `no model call ${id} in this account` }]));
     if (errors.length > 0) return { links: [], errors };
-    return this.decide(
-      ids.map((id) => found.get(id.toLowerCase())!),
-      fill,
-      maxExplanation,
-    );
+    return this.decide(calls, fill, maxExplanation);
   }
 
   /** What a log that names these calls (the account's, in the log's order) gets: their links, and with `fill` its fields. */
@@ -54,8 +47,9 @@ export class ModelCallDecisions {
   async ofTraces(accountId: string, traceIds: string[], limit: number): Promise<Map<string, { ids: string[]; bytes: number }>> {
     const byTrace = new Map<string, { ids: string[]; bytes: number }>();
     for (const call of await this.calls.answeredInTraces(accountId, traceIds, limit)) {
-      const trace = byTrace.get(call.traceId) ?? { ids: [], bytes: 0 };
-      byTrace.set(call.traceId, { ids: [...trace.ids, call.id], bytes: trace.bytes + call.bytes });
+      const trace = byTrace.get(call.traceId) ?? byTrace.set(call.traceId, { ids: [], bytes: 0 }).get(call.traceId)!;
+      trace.ids.push(call.id);
+      trace.bytes += call.bytes;
     }
     return byTrace;
   }

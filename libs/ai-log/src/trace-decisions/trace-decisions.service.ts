@@ -55,9 +55,11 @@ export class TraceDecisions {
     if (valid.length > 0) await this.decisions.record(agent.accountId, agent.agentKeyId, valid);
     if (modelCallTraces.length === 0) return [...refused.values()];
     await this.decisions.touch(agent.accountId, modelCallTraces);
-    const withCalls = new Set(valid.filter((d) => modelCallTraces.includes(d.traceId)).map(spanKey));
-    if (withCalls.size === 0) return [...refused.values()];
-    const pending = (await this.decisions.pending(agent.accountId, [...new Set(modelCallTraces)])).filter((d) => withCalls.has(spanKey(d)));
+    const callTraces = new Set(modelCallTraces);
+    const withCalls = valid.filter((d) => callTraces.has(d.traceId));
+    if (withCalls.length === 0) return [...refused.values()];
+    const ours = new Set(withCalls.map(spanKey));
+    const pending = (await this.decisions.pending(agent.accountId, [...new Set(withCalls.map((d) => d.traceId))])).filter((d) => ours.has(spanKey(d)));
     for (const { decision, outcome } of await this.settle(agent.accountId, pending)) {
       if ('error' in outcome) refused.set(spanKey(decision), outcome.error);
     }
