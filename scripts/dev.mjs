@@ -4,7 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, watch } from 'node:fs';
 
 // The gateway as `npm start` runs it: its script's node flags (memory settings; README, "Production") and entry point.
-const START = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.split(' ').slice(1);
+const START = JSON.parse(readFileSync('package.json', 'utf8'))
+  .scripts.start.replace(/^exec node /, '')
+  .split(' ');
 const compile = () => spawnSync('npm', ['run', '-s', 'compile'], { stdio: 'inherit' }).status === 0;
 
 let child;

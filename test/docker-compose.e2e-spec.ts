@@ -5,7 +5,9 @@ import { parseDockerfile } from './support/dockerfile-replay.js';
 
 // Docker cannot run on the build machines, so the compose file is checked against the configuration schema instead.
 const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8'), { merge: true });
-const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+// The npm scripts `exec` node, so that npm's signals reach it rather than the shell between them; a container runs node.
+const scripts = Object.fromEntries(Object.entries(packageJson.scripts).map(([name, command]) => [name, command.replace(/^exec /, '')]));
 interface Service {
   environment?: Record<string, unknown>;
   command?: string[];

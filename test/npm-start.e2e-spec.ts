@@ -8,7 +8,7 @@ import { spawnChild } from './support/child-processes.js';
 // `npm start` as a user runs it: the built standalone process with the node flags of the `start` script, nothing but
 // DATA_DIR and free ports set. `npm test` builds first (pretest), so dist/ is the code under test.
 const ROOT = new URL('..', import.meta.url).pathname;
-const [, FLAGS, SCRIPT] = /^node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)!;
+const [, FLAGS, SCRIPT] = /^(?:exec )?node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start)!;
 const MAIN = join(ROOT, SCRIPT);
 const NODE_ARGS = [...FLAGS.split(' ').filter(Boolean), MAIN];
 const json = (res: Response): Promise<any> => res.json();
@@ -119,5 +119,31 @@ describe('npm start', () => {
     // Shutdown says what it waits for, in JSON too.
     expect(second.output()).toMatch(/"msg":"SIGTERM: stopping \(at most 30000 ms\)"/);
     expect(second.output()).toMatch(/"msg":"stopped"/);
+  }, 180_000);
+
+  it('stops when npm itself is told to stop: the script execs node, so the signal is not left with a shell', async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), 'gateway-npm-'));
+    try {
+      const env = { PATH: process.env.PATH, DATA_DIR: ownDir, PORT: '0', SIM_PORT: '0', SIM_SPOT_PORT: '0' };
+      const npm = spawnChild('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      npm.stdout!.on('data', (chunk) => (output += chunk));
+      npm.stderr!.on('data', (chunk) => (output += chunk));
+      const { url } = await waitFor('the started line', async () => startedLine(output), 90_000);
+      npm.kill('SIGTERM');
+      await new Promise((resolve) => (npm.exitCode === null ? npm.once('exit', resolve) : resolve(null)));
+      await waitFor(
+        'the gateway to stop listening',
+        () =>
+          fetch(`${url}/health`).then(
+            () => undefined,
+            () => true,
+          ),
+        40_000,
+      );
+      expect(output).toMatch(/"msg":"stopped"/);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

@@ -20,7 +20,7 @@ export const ENTRY = {
  */
 const PRODUCTION_FLAGS = Object.fromEntries(
   Object.values(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts)
-    .map((command) => /^node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
+    .map((command) => /^(?:exec )?node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
     .filter(Boolean)
     .map(([, flags, script]) => [`${ROOT}${script}`, flags.split(' ').filter(Boolean)]),
 );
