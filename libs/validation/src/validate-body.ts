@@ -27,10 +27,15 @@ function withoutKeys(body: object, keys: string[]): object {
   return Object.fromEntries(Object.entries(body).filter(([key]) => !keys.includes(key)));
 }
 
+/** Rules on a value's type: when one fails, the value's range or length rules would only add noise ("abc" is not < 1). */
+const TYPE_RULES = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject']);
+
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([rule, message]) => ({
+    const failed = Object.entries(error.constraints ?? {});
+    const ofType = failed.filter(([rule]) => TYPE_RULES.has(rule));
+    const own = (ofType.length > 0 ? ofType : failed).map(([rule, message]) => ({
       path,
       message: rule === 'whitelistValidation' ? `${path} is not a known field` : message,
     }));

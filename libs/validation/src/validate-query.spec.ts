@@ -35,6 +35,19 @@ describe('validateQuery', () => {
     for (const limit of ['ten', '1.5', '', '1e2', '99999999999999999999']) expect(pathsOf(() => validateQuery(PageQuery, { limit }))).toEqual(['limit']);
   });
 
+  it('says only that a value of the wrong type has the wrong type, not that it is also out of range', () => {
+    const errors = (query: object) => {
+      try {
+        validateQuery(PageQuery, query);
+        return [];
+      } catch (error) {
+        return (error as ValidationFailedException).errors;
+      }
+    };
+    expect(errors({ limit: 'ten' })).toEqual([{ path: 'limit', message: 'limit must be an integer number' }]);
+    expect(errors({ limit: '0' })).toEqual([{ path: 'limit', message: 'limit must not be less than 1' }]);
+  });
+
   it('refuses repeated and unknown parameters together with the field rules', () => {
     expect(pathsOf(() => validateQuery(PageQuery, { symbol: ['a', 'b'], limit: '0', page: '1' })).sort()).toEqual(['limit', 'page', 'symbol']);
     expect(pathsOf(() => validateQuery(PageQuery, { symbol: ['a', 'b'] }))).toEqual(['symbol']);
