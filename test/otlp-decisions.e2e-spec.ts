@@ -122,6 +122,35 @@ describe('AI logs from traces: a span with weex.order_id', () => {
     expect(full.output.modelCalls.map((call: any) => call.text)).toEqual(['Funding is negative.', 'LONG']);
   });
 
+  it('refuses, by name, a span sent again naming another order: a span is one decision, and the first stands', async () => {
+    const [first, other, third] = ['737185556881998192', '737185556881998193', '737185556881998194'];
+    const spans = await decision(first, ['LONG']);
+    const post = async (...orders: string[]): Promise<any> => {
+      const resourceSpans = orders.map((order) => {
+        const copy = toJson(spans);
+        for (const a of copy.scopeSpans[0].spans.flatMap((span) => span.attributes)) if (a.key === 'weex.order_id') a.value = { stringValue: order };
+        return copy;
+      });
+      const answer = await fetch(options().url, {
+        method: 'POST',
+        headers: { ...options().headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ resourceSpans }),
+      });
+      expect(answer.status).toBe(200);
+      return answer.json();
+    };
+    expect(await post(first)).toEqual({});
+    const again = await post(other);
+    expect(again.partialSuccess.rejectedSpans).toBe('1');
+    expect(again.partialSuccess.errorMessage).toMatch(new RegExp(`was recorded before with other weex\\.\\* values \\(weex\\.order_id ${first}\\)`));
+    // Two copies in one export: the first of them is recorded, the other named.
+    expect((await post(first, first)).partialSuccess).toBeUndefined();
+    expect((await post(first, third)).partialSuccess.rejectedSpans).toBe('1');
+    expect(await logsOf(other)).toEqual([]);
+    expect(await logsOf(third)).toEqual([]);
+    expect(await logsOf(first)).toHaveLength(1);
+  });
+
   it('keeps every call of an agent on SimpleSpanProcessor, whose exports race each other', async () => {
     const order = '737185556881998190';
     const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new ProtobufTraceExporter(options()) })] });
@@ -221,8 +250,30 @@ describe('AI logs from traces: a span with weex.order_id', () => {
     for (const decision of logged) expect((await get(`/v1/ai-logs/${decision.aiLogId}`)).orderId).toBe(decision.orderId);
     const refused = (await get('/v1/trace-decisions?status=refused&limit=200')).data;
     expect(refused.map((d: any) => d.error)).toContainEqual(expect.stringMatching(/set weex\.explanation$/));
+    // Refused for its type, before any rule of a log: listed too, its value as it came.
+    expect(
+      refused
+        .filter((d: any) => ['1.5', '-5', '12ab'].includes(d.orderId))
+        .map((d: any) => d.orderId)
+        .sort(),
+    ).toEqual(['-5', '1.5', '12ab']);
+    // Page by page, two at a time: the same decisions as one page, none twice.
+    const all = (await get('/v1/trace-decisions?limit=200')).data;
+    const paged: any[] = [];
+    for (let cursor: string | null = null, pages = 0; pages === 0 || cursor !== null; pages++) {
+      const page: any = await get(`/v1/trace-decisions?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      paged.push(...page.data);
+      cursor = page.nextCursor;
+    }
+    expect(paged).toEqual(all);
+    expect(all.length).toBeGreaterThan(4);
     const bad = await fetch(`${suite.harness.apiUrl}/v1/trace-decisions?status=lost&traceId=XYZ`, { headers: { authorization: `Bearer ${KEY}` } });
     expect([bad.status, ((await bad.json()) as any).errors.map((e: any) => e.path).sort()]).toEqual([400, ['status', 'traceId']]);
+    const forged = await fetch(`${suite.harness.apiUrl}/v1/trace-decisions?cursor=bm90LWEtY3Vyc29y`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect([forged.status, ((await forged.json()) as any).errors]).toEqual([
+      400,
+      [{ path: 'cursor', message: 'cursor must be the nextCursor of an earlier page' }],
+    ]);
   });
 });
 

@@ -26,12 +26,15 @@ export class TraceDecisionsController {
   @Get()
   @ApiEndpoint(
     "The account's decision spans and the AI log each became",
-    'Spans exported to /otlp/v1/traces with `weex.order_id`, newest first: `logged` with the AI log they made, `refused` with the reason, or `waiting` for their trace.',
+    'Spans exported to /otlp/v1/traces with `weex.order_id`, newest first, a page at a time: `logged` with the AI log they made, `refused` with the reason (a refused value is shown cut to 1,000 characters), or `waiting` for their trace.',
   )
-  @ApiAnswer(200, 'The latest decisions', TraceDecisionListDto, { data: [EXAMPLE] })
+  @ApiAnswer(200, 'A page of decisions', TraceDecisionListDto, { data: [EXAMPLE], nextCursor: null })
   @ApiErrors(400)
   @Scopes(['logs:write', 'exchange:read', 'audit:read'])
-  listTraceDecisions(@Query() query: ListTraceDecisionsQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: TraceDecisionView[] }> {
+  listTraceDecisions(
+    @Query() query: ListTraceDecisionsQueryDto,
+    @Agent() agent: AgentIdentity,
+  ): Promise<{ data: TraceDecisionView[]; nextCursor: string | null }> {
     return this.decisions.list(agent.accountId, query);
   }
 }

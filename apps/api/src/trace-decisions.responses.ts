@@ -11,7 +11,7 @@ export class TraceDecisionDto implements TraceDecisionView {
   @ApiProperty({ description: 'the id of the span that carried weex.order_id', example: 'eee19b7ec3c1b174' })
   spanId: string;
 
-  @ApiId({ description: 'weex.order_id as sent', example: '737185556881998184' })
+  @ApiId({ description: 'weex.order_id as sent (a refused one as it came, cut to 1,000 characters)', example: '737185556881998184' })
   orderId: string;
 
   @ApiProperty({ description: 'weex.stage, or `decision`', example: 'decision' })
@@ -35,4 +35,5 @@ export class TraceDecisionDto implements TraceDecisionView {
 
 export class TraceDecisionListDto {
   @ApiProperty({ type: [TraceDecisionDto], description: 'newest first' }) data: TraceDecisionDto[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'pass as `cursor` for the next page; null on the last' }) nextCursor: string | null;
 }

@@ -135,7 +135,7 @@ export interface paths {
     };
     /**
      * The account's decision spans and the AI log each became
-     * @description Spans exported to /otlp/v1/traces with `weex.order_id`, newest first: `logged` with the AI log they made, `refused` with the reason, or `waiting` for their trace.
+     * @description Spans exported to /otlp/v1/traces with `weex.order_id`, newest first, a page at a time: `logged` with the AI log they made, `refused` with the reason (a refused value is shown cut to 1,000 characters), or `waiting` for their trace.
      */
     get: operations['listTraceDecisions'];
     put?: never;
@@ -1518,7 +1518,7 @@ export interface components {
        */
       spanId: string;
       /**
-       * @description weex.order_id as sent
+       * @description weex.order_id as sent (a refused one as it came, cut to 1,000 characters)
        * @example 737185556881998184
        */
       orderId: string;
@@ -1547,6 +1547,8 @@ export interface components {
     TraceDecisionListDto: {
       /** @description newest first */
       data: components['schemas']['TraceDecisionDto'][];
+      /** @description pass as `cursor` for the next page; null on the last */
+      nextCursor: string | null;
     };
     OtlpExportTraceRequestDto: {
       /** @description ResourceSpans: { resource: { attributes }, scopeSpans: [{ scope, spans: [Span] }] }, as opentelemetry-proto defines them */
@@ -3928,6 +3930,7 @@ export interface operations {
         traceId?: string;
         status?: 'waiting' | 'logged' | 'refused';
         limit?: number;
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -3935,7 +3938,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The latest decisions */
+      /** @description A page of decisions */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3955,7 +3958,8 @@ export interface operations {
            *           "aiLogId": "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00",
            *           "error": null
            *         }
-           *       ]
+           *       ],
+           *       "nextCursor": null
            *     }
            */
           'application/json': components['schemas']['TraceDecisionListDto'];

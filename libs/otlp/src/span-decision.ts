@@ -1,3 +1,4 @@
+import { isStorableText } from '#libs/common';
 import { attributeBytes } from './attribute-json.js';
 import type { SpanRejection } from './gen-ai-span.js';
 import type { AttributeValue, OtlpSpan } from './otlp-span.js';
@@ -6,18 +7,22 @@ import type { AttributeValue, OtlpSpan } from './otlp-span.js';
 export interface SpanDecision {
   traceId: string;
   spanId: string;
-  /** weex.order_id: a string as sent, an int as its decimal digits (never through a JS number). */
+  /** weex.order_id: a string as sent, an int as its decimal digits (never through a JS number); else what came. */
   orderId: string;
   stage: string | null;
   explanation: string | null;
+  /** Why its weex.* attributes can make no log, when their type or size says so already; the log's rules come later. */
+  refused: string | null;
 }
 
 const ZERO_ID = /^0*$/;
+const KEYS = ['weex.order_id', 'weex.stage', 'weex.explanation'] as const;
 
 /**
  * The decision a span records, when it carries `weex.order_id` (any span: a model call's, or the agent's own around
- * it); undefined when it does not. A value of the wrong type, or larger than `attributeLimit` bytes, is a rejection
- * naming the attribute; the rules of an AI log's fields are checked by the service that makes the log.
+ * it); undefined when it does not. A span without valid ids is a rejection (it cannot be recorded); a weex.* value of
+ * the wrong type or size, or text PostgreSQL cannot store, makes a decision that is refused, named in `refused`, so
+ * that the team sees it listed.
  */
 export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecision | SpanRejection | undefined {
   const a = span.attributes;
@@ -26,28 +31,37 @@ export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecisi
     return { reason: 'its trace id must be 16 bytes and its span id 8 bytes, neither all zeroes' };
   }
   const orderId = a.get('weex.order_id');
-  if (typeof orderId !== 'string' && typeof orderId !== 'bigint') {
-    const why = typeof orderId === 'number' ? ' (a double cannot hold every order id exactly: send a string)' : '';
-    return { reason: `weex.order_id must be a string of digits or an int, not ${describe(orderId)}${why}` };
-  }
-  if (typeof orderId === 'bigint' && orderId < 1n) return { reason: `weex.order_id must be a positive integer, not ${orderId}` };
-  const fields: Record<'weex.stage' | 'weex.explanation', string | null> = { 'weex.stage': null, 'weex.explanation': null };
-  for (const key of ['weex.order_id', 'weex.stage', 'weex.explanation'] as const) {
+  const decision: SpanDecision = { traceId: span.traceId, spanId: span.spanId, orderId: shown(orderId), stage: null, explanation: null, refused: null };
+  for (const key of KEYS) {
     const value = a.get(key);
     if (value === undefined) continue;
-    if (key !== 'weex.order_id' && typeof value !== 'string') return { reason: `${key} must be a string, not ${describe(value)}` };
-    const bytes = attributeBytes(value, attributeLimit);
-    if (bytes > attributeLimit)
-      return { reason: `attribute ${key} holds ${bytes} bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (${attributeLimit})` };
-    if (key !== 'weex.order_id') fields[key] = value as string;
+    const why = key === 'weex.order_id' ? orderIdRule(value) : typeof value === 'string' ? undefined : `${key} must be a string, not ${describe(value)}`;
+    const bytes = why === undefined ? attributeBytes(value, attributeLimit) : 0;
+    const refused =
+      why ??
+      (bytes > attributeLimit
+        ? `attribute ${key} holds ${bytes} bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (${attributeLimit})`
+        : typeof value === 'string' && !isStorableText(value)
+          ? `${key} holds U+0000 or a lone surrogate, which PostgreSQL cannot store`
+          : undefined);
+    if (refused !== undefined) decision.refused ??= refused;
+    else if (key === 'weex.stage') decision.stage = value as string;
+    else if (key === 'weex.explanation') decision.explanation = value as string;
   }
-  return {
-    traceId: span.traceId,
-    spanId: span.spanId,
-    orderId: orderId.toString(),
-    stage: fields['weex.stage'],
-    explanation: fields['weex.explanation'],
-  };
+  return decision;
+}
+
+function orderIdRule(value: AttributeValue): string | undefined {
+  if (typeof value === 'bigint') return value < 1n ? `weex.order_id must be a positive integer, not ${value}` : undefined;
+  if (typeof value === 'string') return undefined;
+  const why = typeof value === 'number' ? ' (a double cannot hold every order id exactly: send a string)' : '';
+  return `weex.order_id must be a string of digits or an int, not ${describe(value)}${why}`;
+}
+
+/** The order id as a listing shows it: a string or a number as it came, or what kind of value came instead. */
+function shown(value: AttributeValue | undefined): string {
+  if (typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return String(value);
+  return `(${describe(value)})`;
 }
 
 function describe(value: AttributeValue | undefined): string {

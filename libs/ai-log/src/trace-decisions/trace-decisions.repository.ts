@@ -1,27 +1,50 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type TraceDecision } from '#libs/database';
-import type { SpanDecision } from '#libs/otlp';
-import type { ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
+import type { DecisionStatus } from './trace-decisions-query.dto.js';
 
 /** What became of a decision: the AI log it made, or why it makes none. */
 export type Outcome = { aiLogId: string } | { error: string };
 
+/** A decision as recorded: the span's weex.* values, and why it makes no log when it makes none. */
+export type DecisionRow = Pick<TraceDecision, 'traceId' | 'spanId' | 'orderId' | 'stage' | 'explanation' | 'error'>;
+
 export type StoredDecision = Pick<TraceDecision, 'accountId' | 'agentKeyId' | 'traceId' | 'spanId' | 'orderId' | 'stage' | 'explanation' | 'touchedAt'>;
 
 const WAITING = { aiLogId: null, error: null };
+
+export interface DecisionFilter {
+  traceId?: string;
+  status?: DecisionStatus;
+}
+
+/** Where a page ended: its last decision. */
+export type DecisionCursor = Pick<TraceDecision, 'receivedAt' | 'traceId' | 'spanId'>;
 
 /** The owner of `trace_decisions`: the spans that named an order, and the AI log each became. */
 @Injectable()
 export class TraceDecisionsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Records the decisions; one already recorded (an exporter's retry) is left as it is. */
-  async record(accountId: string, agentKeyId: string, decisions: SpanDecision[]): Promise<void> {
+  /**
+   * Records the decisions, a refused one with its error; one recorded before (an exporter's retry, or the same span
+   * sent again with other values) is left as it is, and returned as it was recorded.
+   */
+  async record(accountId: string, agentKeyId: string, rows: DecisionRow[]): Promise<DecisionRow[]> {
     // Raw: Prisma's createMany spent more CPU on an export's hundreds of rows than the rest of this service.
-    await this.prisma.$executeRaw`INSERT INTO trace_decisions (account_id, agent_key_id, trace_id, span_id, order_id, stage, explanation)
-      SELECT ${accountId}, ${agentKeyId}, * FROM unnest(${decisions.map((d) => d.traceId)}::text[], ${decisions.map((d) => d.spanId)}::text[],
-        ${decisions.map((d) => d.orderId)}::text[], ${decisions.map((d) => d.stage)}::text[], ${decisions.map((d) => d.explanation)}::text[])
-      ON CONFLICT DO NOTHING`;
+    const inserted = await this.prisma.$queryRaw<Array<{ trace_id: string; span_id: string }>>`
+      INSERT INTO trace_decisions (account_id, agent_key_id, trace_id, span_id, order_id, stage, explanation, error)
+      SELECT ${accountId}, ${agentKeyId}, * FROM unnest(${rows.map((d) => d.traceId)}::text[], ${rows.map((d) => d.spanId)}::text[],
+        ${rows.map((d) => d.orderId)}::text[], ${rows.map((d) => d.stage)}::text[], ${rows.map((d) => d.explanation)}::text[],
+        ${rows.map((d) => d.error)}::text[])
+      ON CONFLICT DO NOTHING RETURNING trace_id, span_id`;
+    if (inserted.length === rows.length) return [];
+    const fresh = new Set(inserted.map((row) => `${row.trace_id}/${row.span_id}`));
+    const before = new Set(rows.map((row) => `${row.traceId}/${row.spanId}`).filter((key) => !fresh.has(key)));
+    const found = await this.prisma.traceDecision.findMany({
+      where: { accountId, traceId: { in: [...new Set(rows.map((row) => row.traceId))] } },
+      select: { traceId: true, spanId: true, orderId: true, stage: true, explanation: true, error: true },
+    });
+    return found.filter((row) => before.has(`${row.traceId}/${row.spanId}`));
   }
 
   /** The decisions of these traces that have become neither a log nor an error. */
@@ -48,12 +71,19 @@ export class TraceDecisionsRepository {
     });
   }
 
-  /** The account's latest decisions, newest first, of one trace and one status when given. */
-  async list(accountId: string, { traceId, status, limit = 50 }: ListTraceDecisionsQueryDto): Promise<TraceDecision[]> {
+  /** The account's decisions, newest first, after `after` (keyset-paged), of one trace and one status when given. */
+  async list(accountId: string, { traceId, status }: DecisionFilter, limit: number, after?: DecisionCursor): Promise<TraceDecision[]> {
     const byStatus = { waiting: WAITING, logged: { aiLogId: { not: null } }, refused: { error: { not: null } } };
+    const older = after && {
+      OR: [
+        { receivedAt: { lt: after.receivedAt } },
+        { receivedAt: after.receivedAt, traceId: { lt: after.traceId } },
+        { receivedAt: after.receivedAt, traceId: after.traceId, spanId: { lt: after.spanId } },
+      ],
+    };
     return this.prisma.traceDecision.findMany({
-      where: { accountId, ...(traceId && { traceId }), ...(status && byStatus[status]) },
-      orderBy: [{ receivedAt: 'desc' }, { spanId: 'desc' }],
+      where: { accountId, ...(traceId && { traceId }), ...(status && byStatus[status]), ...older },
+      orderBy: [{ receivedAt: 'desc' }, { traceId: 'desc' }, { spanId: 'desc' }],
       take: limit,
     });
   }

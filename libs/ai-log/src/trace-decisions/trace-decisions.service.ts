@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AgentIdentity } from '#libs/accounts';
-import { parseJson } from '#libs/common';
+import { isStorableText, parseJson } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
 import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import { MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
@@ -10,8 +10,8 @@ import { type FieldError, ValidationFailedException, validateBody } from '#libs/
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
 import { CreateAiLogDto, MAX_MODEL_CALLS } from '../create-ai-log.dto.js';
 import { LogNotStorableException } from '../log-not-storable.exception.js';
-import type { DecisionStatus, ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
-import { type Outcome, type StoredDecision, TraceDecisionsRepository } from './trace-decisions.repository.js';
+import { DEFAULT_DECISION_PAGE, type DecisionStatus, type ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
+import { type DecisionCursor, type DecisionRow, type Outcome, type StoredDecision, TraceDecisionsRepository } from './trace-decisions.repository.js';
 
 /** The stage of a decision whose span has no weex.stage. */
 export const DEFAULT_STAGE = 'decision';
@@ -41,36 +41,49 @@ export class TraceDecisions {
   ) {}
 
   /**
-   * After an export: records its decisions, makes the logs of those that came with calls of their traces, and leaves
-   * the others, and those its calls' traces had waiting, to wait until their traces are quiet (settleDue). Returns why
-   * each of the export's decision spans that will never be a log is refused, for its partial_success.
+   * After an export: records its decisions (a refused one with its reason, so that it is listed), makes the logs of
+   * those that came with calls of their traces, and leaves the others, and those its calls' traces had waiting, to wait
+   * until their traces are quiet (settleDue). Returns why each of the export's decision spans that will never be a log
+   * is refused, for its partial_success; a span recorded before with other weex.* values is one of them.
    */
   async afterExport(agent: AgentIdentity, decisions: SpanDecision[], modelCallTraces: string[]): Promise<string[]> {
-    const refused = new Map<string, string>();
-    const valid = decisions.filter((decision) => {
-      const errors = fieldErrors(decision);
-      if (errors.length > 0) refused.set(spanKey(decision), describe(decision, errors));
-      return errors.length === 0;
-    });
-    if (valid.length > 0) await this.decisions.record(agent.accountId, agent.agentKeyId, valid);
-    if (modelCallTraces.length === 0) return [...refused.values()];
+    const refused: string[] = [];
+    const rows = new Map<string, DecisionRow>();
+    for (const decision of decisions) {
+      const error = decision.refused === null ? describe(decision, fieldErrors(decision)) : describe(decision, decision.refused);
+      if (error) refused.push(error);
+      const row = rowOf(decision, error);
+      const first = rows.get(spanKey(row));
+      if (!first) rows.set(spanKey(row), row);
+      else if (!sameValues(first, row)) refused.push(changed(row, first));
+    }
+    const earlier = rows.size > 0 ? await this.decisions.record(agent.accountId, agent.agentKeyId, [...rows.values()]) : [];
+    for (const before of earlier) {
+      const row = rows.get(spanKey(before))!;
+      if (!sameValues(before, row)) refused.push(changed(row, before));
+    }
+    const valid = [...rows.values()].filter((row) => row.error === null);
+    if (modelCallTraces.length === 0) return refused;
     await this.decisions.touch(agent.accountId, modelCallTraces);
     const callTraces = new Set(modelCallTraces);
     const withCalls = valid.filter((d) => callTraces.has(d.traceId));
-    if (withCalls.length === 0) return [...refused.values()];
+    if (withCalls.length === 0) return refused;
     const ours = new Set(withCalls.map(spanKey));
     const pending = (await this.decisions.pending(agent.accountId, [...new Set(withCalls.map((d) => d.traceId))])).filter((d) => ours.has(spanKey(d)));
-    for (const { decision, outcome } of await this.settle(agent.accountId, pending)) {
-      if ('error' in outcome) refused.set(spanKey(decision), outcome.error);
+    for (const { outcome } of await this.settle(agent.accountId, pending)) {
+      if ('error' in outcome) refused.push(outcome.error);
     }
-    return [...refused.values()];
+    return refused;
   }
 
-  /** The account's latest decision spans and what became of each (GET /v1/trace-decisions). */
-  async list(accountId: string, query: ListTraceDecisionsQueryDto): Promise<{ data: TraceDecisionView[] }> {
-    const rows = await this.decisions.list(accountId, query);
+  /** The account's decision spans and what became of each, newest first, a page at a time (GET /v1/trace-decisions). */
+  async list(accountId: string, query: ListTraceDecisionsQueryDto): Promise<{ data: TraceDecisionView[]; nextCursor: string | null }> {
+    const limit = query.limit ?? DEFAULT_DECISION_PAGE;
+    const rows = await this.decisions.list(accountId, query, limit + 1, query.cursor === undefined ? undefined : decodeCursor(query.cursor));
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
-      data: rows.map((row) => ({
+      data: page.map((row) => ({
         traceId: row.traceId,
         spanId: row.spanId,
         orderId: row.orderId,
@@ -81,6 +94,7 @@ export class TraceDecisions {
         aiLogId: row.aiLogId,
         error: row.error,
       })),
+      nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
     };
   }
 
@@ -118,10 +132,10 @@ export class TraceDecisions {
     for (const decision of pending) {
       const bytes = traceCalls.get(decision.traceId)?.bytes;
       if (bytes !== undefined && bytes > MAX_FILLED_BYTES) {
-        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message: tooLarge(bytes) }]) } });
+        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message: tooLarge(bytes) }])! } });
       } else if (bytes === undefined && givenUpBefore && decision.touchedAt < givenUpBefore) {
         const message = `no answered model call of its trace came within ${NO_CALLS_MS / 60_000} minutes`;
-        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message }]) } });
+        settled.push({ decision, outcome: { error: describe(decision, [{ path: 'modelCallIds', message }])! } });
       }
     }
     await this.decisions.settle(accountId, settled);
@@ -144,13 +158,13 @@ export class TraceDecisions {
       // Its fields passed fieldErrors when the decision was recorded; its calls are the account's, read just now.
       const log = Object.assign(new CreateAiLogDto(), fieldsOf(decision), { modelCallIds: calls.map((call) => call.id) });
       const errors = this.logs.withCalls(log, calls);
-      if (errors.length > 0) return { error: describe(decision, errors) };
+      if (errors.length > 0) return { error: describe(decision, errors)! };
       const [accepted] = await this.logs.acceptMany([log], { accountId: decision.accountId, agentKeyId: decision.agentKeyId }, keyedBy(decision));
       return { aiLogId: accepted.id };
     } catch (error) {
       if (error instanceof IdempotencyKeyTakenError) return this.madeBefore(decision);
-      if (error instanceof ValidationFailedException) return { error: describe(decision, error.errors) };
-      if (error instanceof LogNotStorableException) return { error: describe(decision, [{ path: '', message: error.message }]) };
+      if (error instanceof ValidationFailedException) return { error: describe(decision, error.errors)! };
+      if (error instanceof LogNotStorableException) return { error: describe(decision, [{ path: '', message: error.message }])! };
       throw error;
     }
   }
@@ -233,12 +247,56 @@ function keyedBy(decision: StoredDecision): KeyedAnswer {
 
 const spanKey = (decision: Pick<SpanDecision, 'traceId' | 'spanId'>) => `${decision.traceId}/${decision.spanId}`;
 
-function describe(decision: Pick<SpanDecision, 'traceId' | 'spanId'>, errors: FieldError[]): string {
-  const named = errors.map((e) => {
-    const field = e.path.split('.')[0];
-    // The calls' rule asks a poster of the log for `explanation`; the span gives it as weex.explanation.
-    if (field === 'modelCallIds') return `the trace's model calls: ${e.message.replace(/give explanation$/, 'set weex.explanation')}`;
-    return `${ATTRIBUTE[field] ?? 'the log'}: ${e.message}`;
-  });
+/** Why the span makes no log, naming the attribute and the rule; undefined when it has no error. */
+function describe(decision: Pick<SpanDecision, 'traceId' | 'spanId'>, errors: FieldError[] | string): string | undefined {
+  if (errors.length === 0) return undefined;
+  const named =
+    typeof errors === 'string'
+      ? [errors]
+      : errors.map((e) => {
+          const field = e.path.split('.')[0];
+          // The calls' rule asks a poster of the log for `explanation`; the span gives it as weex.explanation.
+          if (field === 'modelCallIds') return `the trace's model calls: ${e.message.replace(/give explanation$/, 'set weex.explanation')}`;
+          return `${ATTRIBUTE[field] ?? 'the log'}: ${e.message}`;
+        });
   return `span ${decision.spanId} of trace ${decision.traceId} names an order but makes no AI log: ${named.join('; ')}`;
 }
+
+/** A page's cursor: its last decision, opaque (base64url) as the other lists' cursors. */
+const encodeCursor = (last: DecisionCursor): string => Buffer.from(`${last.receivedAt.getTime()}.${last.traceId}.${last.spanId}`).toString('base64url');
+
+function decodeCursor(text: string): DecisionCursor {
+  const match = /^(\d{1,15})\.([0-9a-f]{32})\.([0-9a-f]{16})$/.exec(Buffer.from(text, 'base64url').toString());
+  if (!match) throw new ValidationFailedException([{ path: 'cursor', message: 'cursor must be the nextCursor of an earlier page' }]);
+  return { receivedAt: new Date(Number(match[1])), traceId: match[2], spanId: match[3] };
+}
+
+/** A span is one decision: another export (or another copy in this one) with other weex.* values changes nothing. */
+function changed(row: DecisionRow, first: DecisionRow): string {
+  return (
+    `span ${row.spanId} of trace ${row.traceId} was recorded before with other weex.* values (weex.order_id ${first.orderId}): ` +
+    'a span is one decision, and the first stands; give another decision a span of its own'
+  );
+}
+
+const sameValues = (a: DecisionRow, b: DecisionRow) => a.orderId === b.orderId && a.stage === b.stage && a.explanation === b.explanation;
+
+/** A refused decision's values are listed, not used: each is cut to SHOWN_UNITS and made text PostgreSQL can store. */
+function rowOf(decision: SpanDecision, error: string | undefined): DecisionRow {
+  const { traceId, spanId, orderId, stage, explanation } = decision;
+  if (error === undefined) return { traceId, spanId, orderId, stage, explanation, error: null };
+  const shown = (text: string | null) => (text === null ? null : storable(cut(text, SHOWN_UNITS)));
+  return { traceId, spanId, orderId: shown(orderId)!, stage: shown(stage), explanation: shown(explanation), error };
+}
+
+const SHOWN_UNITS = 1_000;
+
+/** At most `units` UTF-16 units, never half a surrogate pair. */
+function cut(text: string, units: number): string {
+  if (text.length <= units) return text;
+  const end = /[\ud800-\udbff]/.test(text[units - 1]) ? units - 1 : units;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Text with U+0000 or a lone surrogate, escaped as JSON escapes it. */
+const storable = (text: string) => (isStorableText(text) ? text : JSON.stringify(text).slice(1, -1));
