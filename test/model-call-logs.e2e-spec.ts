@@ -176,6 +176,8 @@ describe('AI logs from recorded model calls', () => {
     const foreign = await newestCallId(teamB);
     await expect(client().chat.completions.create({ model: STAND_IN_MAGIC_MODELS.invalid, messages: MESSAGES })).rejects.toThrow();
     const refused = await newestCallId();
+    await client().models.list();
+    const noModel = await newestCallId();
     const before = (await json(send(KEY, '/v1/ai-logs?limit=100'))).data.length;
 
     const cases: Array<[unknown, string[]]> = [
@@ -183,6 +185,7 @@ describe('AI logs from recorded model calls', () => {
       [{ stage: 'decision', modelCallIds: ['nope'] }, ['modelCallIds']], // "each value in modelCallIds must be a UUID"
       [{ stage: 'decision', modelCallIds: [] }, ['modelCallIds']],
       [{ stage: 'decision', modelCallIds: [refused] }, ['modelCallIds.0']],
+      [{ stage: 'decision', modelCallIds: [noModel], explanation: 'listed the models' }, ['modelCallIds.0']],
       [{ stage: 'decision' }, ['explanation', 'input', 'model', 'output']],
     ];
     for (const [body, paths] of cases) {
