@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type AcceptedLog, GENESIS_HASH, type ModelCallRef, type UploadReceipt } from '#libs/audit-chain';
 import { parseJson } from '#libs/common';
 import { Prisma, PrismaService } from '#libs/database';
+import { ModelCallDecisions } from '#libs/model-calls';
 
 /** A link: its seq (decimal) and hash. */
 export interface Link {
@@ -34,7 +35,10 @@ export interface LogRow {
   input: string;
   output: string;
   explanation: string;
-  /** The calls the log names and their links' hashes, read from model_calls (null: none). */
+  /**
+   * The calls the log names with their links' hashes, as its canonical form holds them (null: none): read from
+   * model_calls with the log, so that a call rewritten or deleted since makes the log's hash come out different.
+   */
   model_calls: ModelCallRef[] | null;
   status: string;
   receipt_seq: string | null;
@@ -42,6 +46,9 @@ export interface LogRow {
   receipt_at: Date | null;
   receipt_code: string | null;
 }
+
+/** A log as read, naming its calls by id. */
+type StoredLogRow = Omit<LogRow, 'model_calls'> & { model_call_ids: string[] };
 
 /** A stored upload attempt with its receipt-chain link, and its log's link. */
 export interface ReceiptRow {
@@ -83,22 +90,19 @@ const PAGE_BYTES = 1024 * 1024;
 /** A log's text in bytes; octet_length reads a TOASTed value's size without fetching it. */
 const LOG_BYTES = Prisma.raw('octet_length(l.input) + octet_length(l.output) + octet_length(l.explanation)');
 
-/**
- * The calls a log names with their links' hashes, as its canonical form holds them: read from model_calls now, so that
- * a call rewritten or deleted since makes the log's hash come out different. Skipped for logs that name none.
- */
-const MODEL_CALLS = `CASE WHEN cardinality(l.model_call_ids) = 0 THEN NULL ELSE (
-    SELECT json_agg(json_build_object('id', m.id::text, 'hash', m.hash) ORDER BY u.ord)
-    FROM unnest(l.model_call_ids) WITH ORDINALITY AS u(id, ord) JOIN model_calls m ON m.id = u.id AND m.account_id = l.account_id
-  ) END`;
-
 const LOG_COLUMNS = Prisma.raw(`l.id::text, l.account_id, l.agent_key_id, l.seq::text AS seq, l.prev_hash, l.hash, l.received_at,
-  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, ${MODEL_CALLS} AS model_calls, l.status::text AS status`);
+  l.order_id::text AS order_id, l.stage, l.model, l.input, l.output, l.explanation, l.model_call_ids::text[] AS model_call_ids, l.status::text AS status`);
 
-/** The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for libs/audit's export and check. */
+/**
+ * The audit trail's reads of both chains (ai_logs, upload_attempts and their heads), for libs/audit's export and check;
+ * the calls' hashes come from their owner, libs/model-calls.
+ */
 @Injectable()
 export class AuditRows {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly calls: ModelCallDecisions,
+  ) {}
 
   async heads(accountId: string): Promise<ChainHeads> {
     const [row] = await this.prisma.$queryRaw<
@@ -120,10 +124,24 @@ export class AuditRows {
 
   /** One log of the account by its id, with its link (receipt fields null): what a proof of it is made from. */
   async logById(accountId: string, id: string): Promise<LogRow | undefined> {
-    const [row] = await this.prisma.$queryRaw<LogRow[]>`
+    const [row] = await this.withCalls(
+      accountId,
+      await this.prisma.$queryRaw<StoredLogRow[]>`
       SELECT ${LOG_COLUMNS}, NULL AS receipt_seq, NULL AS receipt_status, NULL AS receipt_at, NULL AS receipt_code
-      FROM ai_logs l WHERE l.id = ${id}::uuid AND l.account_id = ${accountId}`;
+      FROM ai_logs l WHERE l.id = ${id}::uuid AND l.account_id = ${accountId}`,
+    );
     return row;
+  }
+
+  /** The rows with the calls each names and their hashes, read from libs/model-calls in one query for the page. */
+  private async withCalls(accountId: string, rows: StoredLogRow[]): Promise<LogRow[]> {
+    const ids = [...new Set(rows.flatMap((row) => row.model_call_ids))];
+    const hashes = ids.length > 0 ? await this.calls.linkHashes(accountId, ids) : new Map<string, string>();
+    return rows.map(({ model_call_ids, ...row }) => {
+      // A call gone from model_calls is left out, so that the log's hash comes out different.
+      const calls = model_call_ids.flatMap((id) => (hashes.has(id) ? [{ id, hash: hashes.get(id)! }] : []));
+      return { ...row, model_calls: calls.length > 0 ? calls : null };
+    });
   }
 
   /** Every account that has a chain. */
@@ -140,7 +158,9 @@ export class AuditRows {
    * account_id, receipt_seq), every condition an index condition: O(log n) per log whatever the statistics say.
    */
   async logs(accountId: string, after: bigint, last: bigint, limit: number, receiptsUpTo = MAX_SEQ): Promise<LogRow[]> {
-    return this.prisma.$queryRaw<LogRow[]>`
+    return this.withCalls(
+      accountId,
+      await this.prisma.$queryRaw<StoredLogRow[]>`
       SELECT ${LOG_COLUMNS}, r.receipt_seq::text AS receipt_seq, r.log_status::text AS receipt_status, r.finished_at AS receipt_at, r.exchange_code AS receipt_code
       FROM (
         SELECT l.*, sum(${LOG_BYTES}) OVER (ORDER BY l.seq) - ${LOG_BYTES} AS bytes_before FROM ai_logs l
@@ -149,7 +169,8 @@ export class AuditRows {
         SELECT receipt_seq, log_status, finished_at, exchange_code FROM upload_attempts a
         WHERE a.log_id = l.id AND a.account_id = l.account_id AND a.receipt_seq <= ${receiptsUpTo}
         ORDER BY a.receipt_seq DESC LIMIT 1) r ON true
-      WHERE l.bytes_before < ${PAGE_BYTES} ORDER BY l.seq`;
+      WHERE l.bytes_before < ${PAGE_BYTES} ORDER BY l.seq`,
+    );
   }
 
   /**
@@ -158,14 +179,17 @@ export class AuditRows {
    */
   async unlinkedLogs(accountId: string, from: Date, to: Date, limit: number, after?: { receivedAt: Date; id: string }): Promise<LogRow[]> {
     const start = after ? Prisma.sql`(l.received_at, l.id) > (${after.receivedAt}, ${after.id}::uuid)` : Prisma.sql`l.received_at >= ${from}`;
-    return this.prisma.$queryRaw<LogRow[]>`
+    return this.withCalls(
+      accountId,
+      await this.prisma.$queryRaw<StoredLogRow[]>`
       SELECT ${LOG_COLUMNS}, NULL AS receipt_seq, NULL AS receipt_status, NULL AS receipt_at, NULL AS receipt_code
       FROM (
         SELECT l.*, sum(${LOG_BYTES}) OVER (ORDER BY l.received_at, l.id) - ${LOG_BYTES} AS bytes_before FROM ai_logs l
         WHERE l.account_id = ${accountId} AND l.seq IS NULL AND ${start} AND l.received_at >= ${from} AND l.received_at < ${to}
         ORDER BY l.received_at, l.id LIMIT ${limit}
       ) l
-      WHERE l.bytes_before < ${PAGE_BYTES} ORDER BY l.received_at, l.id`;
+      WHERE l.bytes_before < ${PAGE_BYTES} ORDER BY l.received_at, l.id`,
+    );
   }
 
   /** The lowest and highest seq of the logs received in the window, up to `upTo`; null when it has none. */
@@ -221,20 +245,6 @@ export class AuditRows {
           AND NOT EXISTS (SELECT 1 FROM ${table} n WHERE n.account_id = ${accountId} AND n.${seq} = t.${seq} + 1)
         ORDER BY t.${seq} LIMIT 1) END AS missing`;
     return row.missing ?? upTo.toString();
-  }
-
-  /** Orders (with their fills) named by logs of one account. */
-  async orders(accountId: string, orderIds: string[]): Promise<Map<string, { order: unknown; fills: unknown[] }>> {
-    if (orderIds.length === 0) return new Map();
-    const [orders, fills] = await Promise.all([
-      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
-        SELECT order_id::text, data FROM exchange_orders WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[])`,
-      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
-        SELECT order_id::text, data FROM exchange_trades WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[]) ORDER BY time`,
-    ]);
-    return new Map(
-      orders.map((o) => [o.order_id, { order: parseJson(o.data), fills: fills.filter((f) => f.order_id === o.order_id).map((f) => parseJson(f.data)) }]),
-    );
   }
 }
 

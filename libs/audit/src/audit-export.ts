@@ -16,6 +16,7 @@ import {
 import { stringifyJson } from '#libs/common';
 import { AuditCheckpointRepository, type CheckpointView } from './audit-checkpoint.repository.js';
 import { acceptedLog, AuditRows, type LogRow, uploadReceipt } from '#libs/ai-log';
+import { EvidenceService } from '#libs/evidence';
 import { AuditSigner } from './audit-signer.js';
 
 const PAGE = 500;
@@ -51,6 +52,7 @@ export class AuditExport {
     private readonly rows: AuditRows,
     private readonly checkpoints: AuditCheckpointRepository,
     private readonly signer: AuditSigner,
+    private readonly evidence: EvidenceService,
   ) {}
 
   jsonl(window: ExportWindow): Readable {
@@ -187,7 +189,7 @@ export class AuditExport {
   private async *enrich(rows: LogRow[]): AsyncGenerator<ExportedLog> {
     if (rows.length === 0) return;
     const orderIds = [...new Set(rows.map((r) => r.order_id).filter((id): id is string => id !== null))];
-    const orders = await this.rows.orders(rows[0].account_id, orderIds);
+    const orders = await this.evidence.ordersWithFills(rows[0].account_id, orderIds);
     for (const r of rows) {
       yield {
         type: 'log',

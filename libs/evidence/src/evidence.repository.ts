@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseJson } from '#libs/common';
 import { PrismaService } from '#libs/database';
 
 export interface StoredRecord {
@@ -14,7 +15,7 @@ export interface PlanOrderRecord {
   data: string;
 }
 
-/** Reads behind the evidence of one order. Every query is scoped to the account. */
+/** Reads behind the evidence of orders. Every query is scoped to the account. */
 @Injectable()
 export class EvidenceRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -42,5 +43,19 @@ export class EvidenceRepository {
       ORDER BY algo_id = ${orderId}::bigint DESC, created_at, algo_id LIMIT 1`;
     const row = rows[0];
     return row && { algoId: row.algo_id, actualOrderId: row.actual_order_id, algoStatus: row.algo_status, data: row.data };
+  }
+
+  /** Orders, parsed, with their fills in time order: what the audit export puts beside the logs that name them. */
+  async ordersWithFills(accountId: string, orderIds: string[]): Promise<Map<string, { order: unknown; fills: unknown[] }>> {
+    if (orderIds.length === 0) return new Map();
+    const [orders, fills] = await Promise.all([
+      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
+        SELECT order_id::text, data FROM exchange_orders WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[])`,
+      this.prisma.$queryRaw<Array<{ order_id: string; data: string }>>`
+        SELECT order_id::text, data FROM exchange_trades WHERE account_id = ${accountId} AND order_id = ANY(${orderIds}::bigint[]) ORDER BY time, trade_id`,
+    ]);
+    return new Map(
+      orders.map((o) => [o.order_id, { order: parseJson(o.data), fills: fills.filter((f) => f.order_id === o.order_id).map((f) => parseJson(f.data)) }]),
+    );
   }
 }

@@ -26,6 +26,11 @@ export class EvidenceService {
     private readonly clients: WeexAccountClients,
   ) {}
 
+  /** Orders as synced, with their fills: what the audit export puts beside the logs that name them. */
+  ordersWithFills(accountId: string, orderIds: string[]): Promise<Map<string, { order: unknown; fills: unknown[] }>> {
+    return this.evidence.ordersWithFills(accountId, orderIds);
+  }
+
   /**
    * One order with its fills, the plan order that placed it and every AI log of the account that names either, with
    * upload receipts; or a plan order by its algoId. An order the sync has not seen is asked of the exchange once and

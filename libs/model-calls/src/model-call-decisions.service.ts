@@ -54,6 +54,11 @@ export class ModelCallDecisions {
     return byTrace;
   }
 
+  /** The links (id and chain hash) of the account's calls among `ids`, by id: what a log naming them holds in its hash. */
+  linkHashes(accountId: string, ids: string[]): Promise<Map<string, string>> {
+    return this.calls.hashes(accountId, ids);
+  }
+
   /** The account's calls among `ids`, with their bodies, in the order given (those not found left out). */
   async withBodies(accountId: string, ids: string[]): Promise<StoredModelCallWithBodies[]> {
     const found = new Map((await this.calls.findMany(accountId, ids)).map((call) => [call.id, call]));

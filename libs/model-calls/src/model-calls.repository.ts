@@ -192,6 +192,12 @@ export class ModelCallsRepository {
     return rows.map((row) => ({ id: row.id, traceId: row.trace_id, bytes: row.bytes }));
   }
 
+  /** The link hashes of the account's calls among `ids`: what a log that names them holds of each in its hash. */
+  async hashes(accountId: string, ids: string[]): Promise<Map<string, string>> {
+    const rows = await this.prisma.modelCall.findMany({ where: { accountId, id: { in: ids } }, select: { id: true, hash: true } });
+    return new Map(rows.map((row) => [row.id, row.hash]));
+  }
+
   async find(accountId: string, id: string): Promise<StoredModelCallWithBodies | undefined> {
     const row = await this.prisma.modelCall.findFirst({ where: { id, accountId } });
     return row ? withBodies(row) : undefined;
