@@ -1,6 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Queue, Worker, createPostgresBackend, runMigrations } from 'bullmq';
 import pg from 'pg';
 import { PGliteServer } from './pglite-server.js';
@@ -20,9 +21,27 @@ const int32 = (n: number) => {
   return b;
 };
 
-describe('PGliteServer', () => {
+interface Served {
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+// The server under test: PGliteServer, or with PGLITE_SERVER=pglite-socket the library it is not (see pglite-server.ts),
+// so that an upgrade of `@electric-sql/pglite-socket` can be checked against the same cases.
+const SERVER = process.env.PGLITE_SERVER === 'pglite-socket' ? 'PGLiteSocketServer' : 'PGliteServer';
+
+async function serve(db: PGlite): Promise<Served> {
+  if (SERVER === 'PGliteServer') return PGliteServer.start(db, { port: 0 });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
+  await server.start();
+  const [host, port] = server.getServerConn().split(':');
+  return { host: host!, port: Number(port), close: () => server.stop() };
+}
+
+describe(SERVER, () => {
   let db: PGlite;
-  let server: PGliteServer;
+  let server: Served;
   let url: string;
   const pools: pg.Pool[] = [];
   const clients: pg.Client[] = [];
@@ -78,7 +97,7 @@ describe('PGliteServer', () => {
 
   beforeAll(async () => {
     db = new PGlite();
-    server = await PGliteServer.start(db, { port: 0 });
+    server = await serve(db);
     url = `postgresql://postgres@${server.host}:${server.port}/postgres?sslmode=disable`;
     await db.exec('CREATE TABLE tx_rows (who text, n int)');
     // PGlite's initdb takes about a second alone and much longer on a loaded machine.
@@ -244,7 +263,7 @@ describe('PGliteServer', () => {
       const burstMs = performance.now() - burstStarted;
 
       console.log(
-        `PGliteServer + BullMQ: a job added to a parked worker completes in ${(wakeMs / single).toFixed(1)} ms on average ` +
+        `${SERVER} + BullMQ: a job added to a parked worker completes in ${(wakeMs / single).toFixed(1)} ms on average ` +
           `(${single} jobs); ${total} jobs added one by one, all completed in ${burstMs.toFixed(0)} ms`,
       );
       expect(await queue.getJobCounts('completed', 'failed')).toEqual({ completed: single + total, failed: 0 });

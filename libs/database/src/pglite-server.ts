@@ -44,10 +44,13 @@ interface Connection {
  * output was not ReadyForQuery), so nobody else's statements land inside its transaction or replace its unnamed
  * statement. Session state that is not transactional (SET, prepared statement names, LISTEN) is shared by all clients.
  *
- * Not `@electric-sql/pglite-socket` (0.2.17): put in this server's place, it fails 3 of the 6 cases of its spec. It
- * queues single messages, so concurrent `pg` queries lose their portals ("portal \"\" does not exist") and a Bind runs
- * against another client's Parse; and a NOTIFY reaches the client that sent it, not the one that ran LISTEN, so a
- * parked BullMQ worker waits out its 5 s poll for every job (5,004 ms on average over 20 jobs, against 9.8 ms here).
+ * Not `@electric-sql/pglite-socket` (0.2.17): put in this server's place, it fails 3 of the 6 cases of its spec
+ * (PGLITE_SERVER=pglite-socket runs them on it). It queues single messages and keeps the session for one connection
+ * only inside an explicit transaction, not between an extended-protocol Parse and its Sync, so concurrent `pg` queries
+ * lose their portals ("portal \"\" does not exist"), run on another client's Parse (a wrong answer) or never get one;
+ * and a NOTIFY reaches the client that sent it, not the one that ran LISTEN, so a parked BullMQ worker waits out its
+ * 5 s poll for every job (5,008 ms on average over 20 jobs, against 9-25 ms here). In `npm start` under bench scenario
+ * 4's load, 25-44% of the answers were 401 or 500 and the worker uploaded 1-7 logs where this server's uploaded 561-616.
  */
 export class PGliteServer {
   private readonly connections = new Set<Connection>();
