@@ -61,7 +61,7 @@ export async function run() {
         `whole answer through the gateway: ${whole.gateway.count} calls, ${whole.gateway.perSecond.toFixed(0)}/s, p50 ${ms(whole.gateway.p50)}, p99 ${ms(whole.gateway.p99)}${errorsOf(whole.gateway)}`,
         `whole answer direct: ${whole.direct.count} calls, ${whole.direct.perSecond.toFixed(0)}/s, p50 ${ms(whole.direct.p50)}, p99 ${ms(whole.direct.p99)}${errorsOf(whole.direct)}`,
         `first token through the gateway: p50 ${ms(first.gateway.p50)}, p99 ${ms(first.gateway.p99)} (${first.gateway.count} streams${errorsOf(first.gateway)}); direct: p50 ${ms(first.direct.p50)}, p99 ${ms(first.direct.p99)}${errorsOf(first.direct)}`,
-        'what is added: the extra HTTP hop, agent auth and rate limit, the call to the provider, and for a whole answer the commit of its record (one INSERT after a read of the chain head) before it is sent',
+        'what is added: the extra HTTP hop, agent auth and rate limit, the call to the provider, and for a whole answer the commit of its record (one round trip: the INSERT after the last link the API committed, if that is still the head) before it is sent',
       ],
     };
   } finally {

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { Agent } from 'undici';
 import type { AgentIdentity } from '#libs/accounts';
 import { isStorableText } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
@@ -11,6 +12,7 @@ import { LlmUpstreams } from './llm-upstreams.js';
 import { AnswerTooLarge, ModelCallDraft, utf8Text } from './model-call-draft.js';
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { SseRelay } from './sse-relay.js';
+import { headerText } from './upstream-body.js';
 import { answerHeaders, callUpstream, GATEWAY_HOP, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
 
 /** Where the proxy is mounted: an OpenAI client's `base_url` is the gateway's URL followed by this. */
@@ -33,8 +35,10 @@ export interface ProxiedRequest {
  * are its own answers, passed on.
  */
 @Injectable()
-export class LlmProxyService {
+export class LlmProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger(LlmProxyService.name);
+  /** Kept-alive connections to the providers, a pool per origin, as the global fetch's dispatcher had. */
+  private readonly dispatcher = new Agent();
 
   constructor(
     private readonly config: GatewayConfig,
@@ -70,28 +74,29 @@ export class LlmProxyService {
     }
     let call: UpstreamCall;
     try {
-      call = await callUpstream(upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
+      call = await callUpstream(this.dispatcher, upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
     } catch (error) {
       return this.stopped(draft, stopReasonOf(error) ?? 'unreachable', error);
     }
-    draft.httpStatus = call.response.status;
+    draft.httpStatus = call.status;
     // The record's id, for the AI log that names the call (modelCallIds) without a lookup.
-    const headers = { ...answerHeaders(call.response), 'x-model-call-id': draft.id };
-    const stream = call.response.headers.get('content-type')?.toLowerCase().startsWith('text/event-stream');
+    const headers = { ...answerHeaders(call.headers), 'x-model-call-id': draft.id };
+    const contentType = call.headers['content-type'];
+    const stream = contentType !== undefined && headerText(contentType).toLowerCase().startsWith('text/event-stream');
     return stream ? this.relayStream(draft, call, headers, reply) : this.relayWhole(draft, call, headers, reply);
   }
 
   /** An answer read whole, recorded, then sent. */
   private async relayWhole(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
     try {
-      for await (const chunk of bodyOf(call.response)) draft.received(chunk);
+      for await (const chunk of call.body as AsyncIterable<Buffer>) draft.received(chunk);
     } catch (error) {
       return this.stopped(draft, whyStopped(call, error), error);
     }
     const answer = draft.answer();
     draft.facts.readText(answer.toString('utf8'));
     await this.calls.append(draft.record('answered'));
-    void reply.status(call.response.status).headers(headers).send(answer);
+    void reply.status(call.status).headers(headers).send(answer);
   }
 
   /** A stream passed on event by event; its end waits for the record. */
@@ -100,10 +105,10 @@ export class LlmProxyService {
     draft.facts = relay.facts;
     const out = new PassThrough();
     out.on('error', () => {}); // Fastify destroys it when the agent goes away, which the signal reports
-    void reply.status(call.response.status).headers(headers).send(out);
+    void reply.status(call.status).headers(headers).send(out);
     let stop: StopReason | undefined;
     try {
-      for await (const chunk of bodyOf(call.response)) {
+      for await (const chunk of call.body as AsyncIterable<Buffer>) {
         draft.received(chunk);
         const ready = relay.push(chunk);
         if (ready.length > 0 && !out.destroyed && !out.write(ready)) await once(out, 'drain', { signal: call.signal });
@@ -133,6 +138,10 @@ export class LlmProxyService {
     throw new LlmGatewayException(failure.code, failure.message);
   }
 
+  async onApplicationShutdown(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
   private async recordCancelled(draft: ModelCallDraft): Promise<void> {
     await this.append(draft.record('cancelled'));
   }
@@ -153,19 +162,14 @@ function failureOf(
   if (reason === 'too_large') return { code: 'LLM_ANSWER_TOO_LARGE', message: new AnswerTooLarge(draft.answerLimit).message };
   if (reason === 'timeout') return { code: 'LLM_UPSTREAM_TIMEOUT', message: 'the model provider did not answer within LLM_UPSTREAM_TIMEOUT_MS' };
   if (reason === 'broken' && draft.httpStatus !== null) return { code: 'LLM_UPSTREAM_UNREACHABLE', message: 'the model provider broke off its answer' };
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : 'no connection';
+  // undici's request throws the error itself (ECONNREFUSED, ENOTFOUND), where fetch threw it as its cause.
+  const thrown = error as { code?: unknown; message?: unknown } | undefined;
+  const why = typeof thrown?.code === 'string' ? thrown.code : typeof thrown?.message === 'string' ? thrown.message : 'no connection';
   return { code: 'LLM_UPSTREAM_UNREACHABLE', message: `the model provider could not be reached (${why})` };
 }
 
 /** Why reading the answer stopped: the gateway's own limit, or what the call tells. */
 const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error instanceof AnswerTooLarge ? 'too_large' : call.whyStopped(error));
-
-/** The provider's answer body, chunk by chunk, as Buffers over the same bytes. */
-async function* bodyOf(response: Response): AsyncGenerator<Buffer> {
-  if (!response.body) return;
-  for await (const chunk of response.body) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
 
 /**
  * A segment of the path (before its query) that would climb out of the provider's base path once resolved: `.`, `..`,
