@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // typescript-eslint's recommended rules on the sources, the tests and the scripts; formatting is Prettier's
 // (`npm run format:check`), not ESLint's.
 export default tseslint.config(
-  { ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'libs/database/src/generated/', '.data/'] },
+  { ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'libs/database/src/generated/', '.data/', '.venv/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
