@@ -134,7 +134,7 @@ describe('fair uploads: a worker claims a log only with its weight in hand', () 
       async () => {
         const { uid } = await budget.usage();
         const uploaded = await count(`SELECT count(*)::int AS n FROM ai_logs WHERE status = 'uploaded'`);
-        return uid.used >= BUDGET && uid.msBeforeReset > 1_000 && uploaded === simulator.state.uploads().length ? true : undefined;
+        return uid.used >= BUDGET && uid.msBeforeReset > 3_000 && uploaded === simulator.state.uploads().length ? true : undefined;
       },
       60_000,
     );

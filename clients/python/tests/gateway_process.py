@@ -37,7 +37,7 @@ def free_port() -> int:
 def start_command() -> List[str]:
     """``npm start``'s command line, node flags included, with the path of the built main file made absolute."""
     script = json.loads((REPO / "package.json").read_text())["scripts"]["start"]
-    match = re.fullmatch(r"node ((?:--\S+ )*)(dist/\S+\.js)", script)
+    match = re.fullmatch(r"(?:exec )?node ((?:--\S+ )*)(dist/\S+\.js)", script)
     assert match, f"unexpected start script: {script}"
     main = REPO / match.group(2)
     assert main.exists(), f"{main} is missing: run `npm run build` first"
