@@ -35,20 +35,24 @@ export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecisi
   for (const key of KEYS) {
     const value = a.get(key);
     if (value === undefined) continue;
-    const why = key === 'weex.order_id' ? orderIdRule(value) : typeof value === 'string' ? undefined : `${key} must be a string, not ${describe(value)}`;
-    const bytes = why === undefined ? attributeBytes(value, attributeLimit) : 0;
-    const refused =
-      why ??
-      (bytes > attributeLimit
-        ? `attribute ${key} holds ${bytes} bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (${attributeLimit})`
-        : typeof value === 'string' && !isStorableText(value)
-          ? `${key} holds U+0000 or a lone surrogate, which PostgreSQL cannot store`
-          : undefined);
+    const refused = ruleBroken(key, value, attributeLimit);
     if (refused !== undefined) decision.refused ??= refused;
     else if (key === 'weex.stage') decision.stage = value as string;
     else if (key === 'weex.explanation') decision.explanation = value as string;
   }
   return decision;
+}
+
+/** The rule a weex.* value breaks (its type, its size, or text PostgreSQL cannot store); undefined when none. */
+function ruleBroken(key: (typeof KEYS)[number], value: AttributeValue, attributeLimit: number): string | undefined {
+  if (key === 'weex.order_id') {
+    const why = orderIdRule(value);
+    if (why) return why;
+  } else if (typeof value !== 'string') return `${key} must be a string, not ${describe(value)}`;
+  const bytes = attributeBytes(value, attributeLimit);
+  if (bytes > attributeLimit) return `attribute ${key} holds ${bytes} bytes or more, more than OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES (${attributeLimit})`;
+  if (typeof value === 'string' && !isStorableText(value)) return `${key} holds U+0000 or a lone surrogate, which PostgreSQL cannot store`;
+  return undefined;
 }
 
 function orderIdRule(value: AttributeValue): string | undefined {

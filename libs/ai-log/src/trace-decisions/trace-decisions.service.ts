@@ -4,7 +4,7 @@ import type { AgentIdentity } from '#libs/accounts';
 import { isStorableText, parseJson } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
 import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
-import { MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
+import { fit, MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
 import type { SpanDecision } from '#libs/otlp';
 import { type FieldError, ValidationFailedException, validateBody } from '#libs/validation';
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
@@ -285,18 +285,11 @@ const sameValues = (a: DecisionRow, b: DecisionRow) => a.orderId === b.orderId &
 function rowOf(decision: SpanDecision, error: string | undefined): DecisionRow {
   const { traceId, spanId, orderId, stage, explanation } = decision;
   if (error === undefined) return { traceId, spanId, orderId, stage, explanation, error: null };
-  const shown = (text: string | null) => (text === null ? null : storable(cut(text, SHOWN_UNITS)));
+  const shown = (text: string | null) => (text === null ? null : storable(fit(text, SHOWN_UNITS)));
   return { traceId, spanId, orderId: shown(orderId)!, stage: shown(stage), explanation: shown(explanation), error };
 }
 
 const SHOWN_UNITS = 1_000;
-
-/** At most `units` UTF-16 units, never half a surrogate pair. */
-function cut(text: string, units: number): string {
-  if (text.length <= units) return text;
-  const end = /[\ud800-\udbff]/.test(text[units - 1]) ? units - 1 : units;
-  return `${text.slice(0, end)}…`;
-}
 
 /** Text with U+0000 or a lone surrogate, escaped as JSON escapes it. */
 const storable = (text: string) => (isStorableText(text) ? text : JSON.stringify(text).slice(1, -1));
