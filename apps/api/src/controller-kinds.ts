@@ -83,7 +83,7 @@ export const PublicApi = (tag: string): ClassDecorator => applyDecorators(ApiTag
 const OTLP_ERRORS: Array<[number, string, string]> = [
   [
     400,
-    'Bad data, not to be sent again: undecodable, too many spans, more model-call spans than the key may send in a minute',
+    'Bad data, not to be sent again: undecodable, too many spans or values, more model-call spans than the key may send in a minute',
     'OTLP_TOO_MANY_SPANS: the request holds 6000 spans, more than OTLP_MAX_SPANS_PER_REQUEST (5000): export smaller batches',
   ],
   [401, 'Missing, unknown or revoked agent key (OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <key>)', 'UNAUTHORIZED: unknown or revoked agent key'],

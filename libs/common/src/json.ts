@@ -33,9 +33,10 @@ export const MAX_JSON_DEPTH = 64;
  * cannot vouch for its result (duplicate keys, a U+0000 that a marker could be confused with, a parse error, a marker
  * where a key was) the text goes to lossless-json's parser, which gives the answer and the error messages.
  */
-export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH, maxValues = Infinity): unknown {
   const scan = scanJson(text);
-  if (scan.depth > maxDepth) throw new SyntaxError(`JSON nests deeper than ${maxDepth} levels`);
+  if (scan.depth > maxDepth) throw new JsonLimitError('depth', `JSON nests deeper than ${maxDepth} levels`);
+  if (scan.values > maxValues) throw new JsonLimitError('values', `JSON holds more than ${maxValues} values`);
   return (scan.fast ? parseNative(text, scan) : undefined) ?? parseJsonSlowly(text);
 }
 
@@ -50,8 +51,20 @@ export function parseJsonSlowly(text: string): unknown {
   return parse(text, null, parseNumber);
 }
 
+/** Text refused before parsing for its shape: nesting deeper, or more values, than the caller allows. */
+export class JsonLimitError extends SyntaxError {
+  constructor(
+    readonly limit: 'depth' | 'values',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 interface Scan {
   depth: number;
+  /** Objects, arrays and the members after their first (one per comma): a bound on what parsing builds. */
+  values: number;
   /** Members of all objects: one per colon outside strings. */
   keys: number;
   /** [start, end) of the number tokens that need parseNumber. */
@@ -69,15 +82,18 @@ const NUMBER_GRAMMAR = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const MARKER = '\u0000';
 const SLOW = Symbol('slow');
 
-/** One pass, outside strings: bracket depth, colons, and number tokens that are not plain. */
+/** One pass, outside strings: bracket depth, values, colons, and number tokens that are not plain. */
 function scanJson(text: string): Scan {
   // Parsed text with U+0000 could hold a string that looks like a marker.
-  const scan: Scan = { depth: 0, keys: 0, special: [], fast: !text.includes(MARKER) && !text.includes('\\u0000') };
+  const scan: Scan = { depth: 0, values: 0, keys: 0, special: [], fast: !text.includes(MARKER) && !text.includes('\\u0000') };
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) i = stringEnd(text, i);
-    else if (c === 0x7b || c === 0x5b) scan.depth = Math.max(scan.depth, ++depth);
+    else if (c === 0x7b || c === 0x5b) {
+      scan.depth = Math.max(scan.depth, ++depth);
+      scan.values++;
+    } else if (c === 0x2c) scan.values++;
     else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x3a) scan.keys++;
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {

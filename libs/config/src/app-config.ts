@@ -113,6 +113,8 @@ export class AppConfig {
   @IsInt() @Min(1_024) @Max(268_435_456) otlpDecompressedLimitBytes: number;
   /** The most spans one OTLP export may hold (an SDK's batch is 512 by default): 400 beyond. */
   @IsInt() @Min(1) @Max(100_000) otlpMaxSpansPerRequest: number;
+  /** The most values (fields on the wire; JSON objects, arrays and members) one export may hold: 400 beyond. */
+  @IsInt() @Min(1_000) @Max(100_000_000) otlpMaxValuesPerRequest: number;
   /** The largest value of one attribute of a model-call span (a prompt, an answer): the span is refused beyond. */
   @IsInt() @Min(1_024) @Max(67_108_864) otlpAttributeValueLimitBytes: number;
 

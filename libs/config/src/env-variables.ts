@@ -55,6 +55,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   OTLP_BODY_LIMIT_BYTES: { key: 'otlpBodyLimitBytes', kind: 'int', default: 4_194_304 },
   OTLP_DECOMPRESSED_LIMIT_BYTES: { key: 'otlpDecompressedLimitBytes', kind: 'int', default: 16_777_216 },
   OTLP_MAX_SPANS_PER_REQUEST: { key: 'otlpMaxSpansPerRequest', kind: 'int', default: 5_000 },
+  OTLP_MAX_VALUES_PER_REQUEST: { key: 'otlpMaxValuesPerRequest', kind: 'int', default: 500_000 },
   OTLP_ATTRIBUTE_VALUE_LIMIT_BYTES: { key: 'otlpAttributeValueLimitBytes', kind: 'int', default: 1_048_576 },
   SIM_PORT: { key: 'simPort', kind: 'int', default: 3100 },
   SIM_SPOT_PORT: { key: 'simSpotPort', kind: 'int', default: 3101 },

@@ -77,7 +77,7 @@ export class OtlpIngestService {
   private async decode(request: OtlpExport, encoding: OtlpEncoding): Promise<OtlpSpan[]> {
     try {
       const bytes = await this.inflated(request);
-      const limits = { maxSpans: this.config.otlpMaxSpansPerRequest };
+      const limits = { maxSpans: this.config.otlpMaxSpansPerRequest, maxValues: this.config.otlpMaxValuesPerRequest };
       return encoding === 'protobuf' ? decodeProtobufTraces(bytes, limits) : decodeJsonTraces(bytes, limits);
     } catch (error) {
       if (error instanceof OtlpRequestError) throw new HttpException({ code: error.code, message: error.message }, error.status);

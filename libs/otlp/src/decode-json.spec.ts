@@ -1,10 +1,10 @@
 import { decodeJsonTraces } from './decode-json.js';
 import { OtlpRequestError } from './otlp-request.error.js';
 
-const decode = (text: string, maxSpans = 10) => decodeJsonTraces(Buffer.from(text), { maxSpans });
-const refusal = (text: string, maxSpans = 10) => {
+const decode = (text: string, maxSpans = 10, maxValues = 1_000) => decodeJsonTraces(Buffer.from(text), { maxSpans, maxValues });
+const refusal = (text: string, maxSpans = 10, maxValues = 1_000) => {
   try {
-    decode(text, maxSpans);
+    decode(text, maxSpans, maxValues);
   } catch (error) {
     return error instanceof OtlpRequestError ? `${error.status} ${error.code}: ${error.message}` : error;
   }
@@ -45,5 +45,17 @@ describe('OTLP JSON', () => {
       '400 OTLP_TOO_MANY_SPANS: the request holds 3 spans, more than OTLP_MAX_SPANS_PER_REQUEST (2): export smaller batches',
     );
     expect(refusal('[1,')).toMatch(/^400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON/);
+  });
+
+  it('counts objects, arrays and their members against maxValues before parsing, and bounds nesting', () => {
+    const empties = `{"resourceSpans":[${'{},'.repeat(5_000_000)}{}]}`;
+    expect(refusal(empties)).toBe(
+      '400 OTLP_TOO_MANY_VALUES: the request holds more than OTLP_MAX_VALUES_PER_REQUEST (1000) values (spans, attributes, events and the fields that make them up): export smaller batches',
+    );
+    expect(refusal(`{"unread":[${'1,'.repeat(2_000)}1]}`)).toMatch(/^400 OTLP_TOO_MANY_VALUES: /);
+    expect(refusal(`{"resourceSpans":[${'{},'.repeat(400)}{}]}`)).toBeUndefined();
+    expect(refusal(`{"unread":${'['.repeat(65)}${']'.repeat(65)}}`)).toBe(
+      '400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON (JSON nests deeper than 64 levels)',
+    );
   });
 });

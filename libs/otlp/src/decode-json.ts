@@ -1,7 +1,8 @@
 import { LosslessNumber } from 'lossless-json';
-import { parseJson } from '#libs/common';
-import { tooManySpans } from './decode-protobuf.js';
+import { JsonLimitError, parseJson } from '#libs/common';
+import { MAX_NESTING, tooManySpans } from './decode-protobuf.js';
 import { OtlpRequestError } from './otlp-request.error.js';
+import { tooManyValues } from './scan-protobuf.js';
 import type { AttributeValue, Attributes, DecodeLimits, OtlpSpan } from './otlp-span.js';
 
 type Json = Record<string, unknown>;
@@ -17,8 +18,9 @@ export function decodeJsonTraces(body: Buffer, limits: DecodeLimits): OtlpSpan[]
   let request: unknown;
   try {
     const text = strictUtf8.decode(body);
-    request = text.trim() === '' ? {} : parseJson(text);
+    request = text.trim() === '' ? {} : parseJson(text, MAX_NESTING, limits.maxValues);
   } catch (error) {
+    if (error instanceof JsonLimitError && error.limit === 'values') throw tooManyValues(limits.maxValues);
     const why =
       (error as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? 'it is not valid UTF-8' : `it is not JSON (${(error as Error).message})`;
     throw new OtlpRequestError('OTLP_UNDECODABLE', `the body is not an ExportTraceServiceRequest in JSON: ${why}`);

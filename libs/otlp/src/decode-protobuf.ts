@@ -1,7 +1,6 @@
-import { isUtf8 } from 'node:buffer';
-import protobuf from 'protobufjs';
 import { OtlpMessages } from './otlp-schema.js';
 import { OtlpRequestError } from './otlp-request.error.js';
+import { scanProtobuf } from './scan-protobuf.js';
 import type { AttributeValue, Attributes, DecodeLimits, OtlpSpan, OtlpSpanEvent } from './otlp-span.js';
 
 /** A Long as protobufjs gives int64 and fixed64 fields. */
@@ -36,56 +35,39 @@ interface PbSpan {
   status?: { code: number; message: string } | null;
 }
 interface PbRequest {
-  resourceSpans: Array<{ resource?: { attributes: PbKeyValue[] } | null; scopeSpans: Array<{ spans: Uint8Array[] }> }>;
-}
-
-/**
- * protobufjs reads a string field with Buffer's lenient decoding, which turns bytes that are not UTF-8 into U+FFFD;
- * proto3 requires UTF-8, and a prompt silently altered would be recorded as what the agent sent. This reader refuses.
- */
-class StrictUtf8Reader extends protobuf.BufferReader {
-  override string(): string {
-    const bytes = this.bytes();
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (!isUtf8(buffer)) throw new OtlpRequestError('OTLP_UNDECODABLE', 'a string field is not valid UTF-8, which proto3 requires');
-    return buffer.toString('utf8');
-  }
+  resourceSpans: Array<{ resource?: { attributes: PbKeyValue[] } | null; scopeSpans: Array<{ spans: PbSpan[] }> }>;
 }
 
 const unsigned = (n: Long): bigint => (BigInt(n.high >>> 0) << 32n) | BigInt(n.low >>> 0);
 const signed = (n: Long): bigint => BigInt.asIntN(64, unsigned(n));
 
-/** Decodes an ExportTraceServiceRequest in binary protobuf; counts the spans before it decodes any. */
+/** Messages may nest this deep: a span's attribute values hold about 19 levels of arrays and kvlists. */
+export const MAX_NESTING = 64;
+
+/**
+ * Decodes an ExportTraceServiceRequest in binary protobuf. The wire format is scanned first (scan-protobuf.ts), so
+ * that nothing is built for a request that breaks a limit or cannot be read.
+ */
 export function decodeProtobufTraces(body: Buffer, limits: DecodeLimits): OtlpSpan[] {
-  const request = decodeWith(() => OtlpMessages.request.decode(new StrictUtf8Reader(body)) as unknown as PbRequest);
+  scanProtobuf(body, OtlpMessages.request, { maxValues: limits.maxValues, maxDepth: MAX_NESTING });
+  const request = decodeWith(() => OtlpMessages.request.decode(body) as unknown as PbRequest);
   const count = request.resourceSpans.reduce((sum, r) => sum + r.scopeSpans.reduce((n, s) => n + s.spans.length, 0), 0);
   if (count > limits.maxSpans) throw tooManySpans(count, limits.maxSpans);
-  const spans: OtlpSpan[] = [];
-  for (const resourceSpans of request.resourceSpans) {
+  return request.resourceSpans.flatMap((resourceSpans) => {
     const resource = attributesOf(resourceSpans.resource?.attributes ?? []);
-    for (const scope of resourceSpans.scopeSpans) {
-      for (const bytes of scope.spans) {
-        const span = decodeWith(
-          () => OtlpMessages.span.decode(new StrictUtf8Reader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) as unknown as PbSpan,
-        );
-        spans.push(toSpan(span, resource));
-      }
-    }
-  }
-  return spans;
+    return resourceSpans.scopeSpans.flatMap((scope) => scope.spans.map((span) => toSpan(span, resource)));
+  });
 }
 
 export const tooManySpans = (count: number, max: number): OtlpRequestError =>
   new OtlpRequestError('OTLP_TOO_MANY_SPANS', `the request holds ${count} spans, more than OTLP_MAX_SPANS_PER_REQUEST (${max}): export smaller batches`);
 
+/** protobufjs's own errors, which the scan should leave none of, as a 400 rather than a 500. */
 function decodeWith<T>(decode: () => T): T {
   try {
     return decode();
   } catch (error) {
-    if (error instanceof OtlpRequestError) throw error;
-    // protobufjs throws RangeError for a truncated message and Error for a wrong wire type; a stack overflow is nesting.
-    const why = /call stack/i.test(String((error as Error).message)) ? 'its values nest too deeply' : (error as Error).message;
-    throw new OtlpRequestError('OTLP_UNDECODABLE', `the body is not an ExportTraceServiceRequest in binary protobuf: ${why}`);
+    throw new OtlpRequestError('OTLP_UNDECODABLE', `the body is not an ExportTraceServiceRequest in binary protobuf: ${(error as Error).message}`);
   }
 }
 

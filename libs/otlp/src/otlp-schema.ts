@@ -4,8 +4,7 @@ import protobuf from 'protobufjs';
  * The part of OTLP's trace messages (opentelemetry-proto: collector/trace/v1/trace_service.proto, trace/v1/trace.proto,
  * common/v1/common.proto, resource/v1/resource.proto) that the gateway reads, with the official names and field
  * numbers; protobufjs skips the fields left out (links, flags, trace_state, dropped counts), as any proto3 reader
- * skips unknown ones. Two steps, so that a request's spans are counted before any is decoded: `ScopeSpans.spans` is
- * read as bytes here, and each span is decoded alone as `Span`. `RpcStatus` is google.rpc.Status without `details`.
+ * skips unknown ones. `RpcStatus` is google.rpc.Status without `details`.
  */
 const SCHEMA = `
 syntax = "proto3";
@@ -14,7 +13,7 @@ package otlp;
 message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
 message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
 message Resource { repeated KeyValue attributes = 1; }
-message ScopeSpans { repeated bytes spans = 2; }
+message ScopeSpans { repeated Span spans = 2; }
 
 message Span {
   bytes trace_id = 1;
@@ -51,7 +50,7 @@ message ExportTracePartialSuccess { int64 rejected_spans = 1; string error_messa
 message RpcStatus { int32 code = 1; string message = 2; }
 `;
 
-const root = protobuf.parse(SCHEMA).root;
+const root = protobuf.parse(SCHEMA).root.resolveAll();
 
 export const OtlpMessages = {
   request: root.lookupType('otlp.ExportTraceServiceRequest'),

@@ -32,4 +32,6 @@ export interface OtlpSpan {
 /** The limits a decoder checks before it builds the spans. */
 export interface DecodeLimits {
   maxSpans: number;
+  /** Values of any kind in the whole request (fields on the wire; JSON's objects, arrays and their members). */
+  maxValues: number;
 }
