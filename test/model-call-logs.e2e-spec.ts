@@ -187,17 +187,25 @@ describe('AI logs from recorded model calls', () => {
       [{ stage: 'decision', modelCallIds: [refused] }, ['modelCallIds.0']],
       [{ stage: 'decision', modelCallIds: [noModel], explanation: 'listed the models' }, ['modelCallIds.0']],
       [{ stage: 'decision' }, ['explanation', 'input', 'model', 'output']],
+      [{ stage: 'decision', modelCallIds: null }, ['explanation', 'input', 'model', 'output']], // null: left out
     ];
     for (const [body, paths] of cases) {
       const res = await send(KEY, '/v1/ai-logs', body);
       const answer = await json(res);
       expect([body, res.status, [...new Set(answer.errors.map((e: { path: string }) => e.path))].sort()]).toEqual([body, 400, paths]);
     }
-    const batch = await json(send(KEY, '/v1/ai-logs/batch', { logs: [{ stage: 'decision', modelCallIds: [foreign] }] }));
-    expect(batch.results[0]).toMatchObject({
-      status: 'rejected',
-      errors: [{ path: 'logs.0.modelCallIds.0', message: expect.stringContaining('no model call') }],
-    });
+    const batch = await json(
+      send(KEY, '/v1/ai-logs/batch', {
+        logs: [
+          { stage: 'decision', modelCallIds: [foreign] },
+          { stage: 'decision', modelCallIds: null },
+        ],
+      }),
+    );
+    expect(batch.results).toMatchObject([
+      { status: 'rejected', errors: [{ path: 'logs.0.modelCallIds.0', message: expect.stringContaining('no model call') }] },
+      { status: 'rejected', errors: expect.arrayContaining([{ path: 'logs.1.model', message: expect.any(String) }]) },
+    ]);
     expect((await json(send(KEY, '/v1/ai-logs?limit=100'))).data.length).toBe(before);
   });
 });

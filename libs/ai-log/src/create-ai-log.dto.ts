@@ -36,7 +36,7 @@ export const MAX_MODEL_CALLS = 20;
  * when given or when there are no calls to fill it from. AiLogService fills it before the log is stored.
  */
 const FilledFromCalls = (field: 'model' | 'input' | 'output' | 'explanation') =>
-  ValidateIf((log: CreateAiLogDto) => log.modelCallIds === undefined || log[field] !== undefined);
+  ValidateIf((log: CreateAiLogDto) => log.modelCallIds == null || log[field] !== undefined);
 
 /**
  * The body an agent posts after each decision. Without modelCallIds, model, input, output and explanation are
@@ -52,7 +52,7 @@ export class CreateAiLogDto {
   @IsUUID('all', { each: true })
   @JSONSchema({
     description:
-      `The model calls behind this decision, as the gateway recorded them (GET /v1/model-calls), 1 to ${MAX_MODEL_CALLS}. ` +
+      `The model calls behind this decision, as the gateway recorded them (GET /v1/model-calls), 1 to ${MAX_MODEL_CALLS}; null is the same as leaving it out. ` +
       "They become part of the log's hash. model, input, output and explanation left out are filled from them: the models " +
       "that answered, each call's request, each answer's text, and the last answer's text fitted to 1,000 characters.",
     example: ['0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00'],
