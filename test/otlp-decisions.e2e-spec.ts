@@ -149,6 +149,25 @@ describe('AI logs from traces: a span with weex.order_id', () => {
     expect(await logsOf(other)).toEqual([]);
     expect(await logsOf(third)).toEqual([]);
     expect(await logsOf(first)).toHaveLength(1);
+    // A model-call span that names its order, first seen as two copies in one export: its call, like its log, is the
+    // first copy's.
+    const [fourth, fifth] = ['737185556881998195', '737185556881998196'];
+    const [both] = await record((tracer) => tracer.startSpan('chat gpt-4o-mini', chatSpan('SHORT')).setAttribute('weex.order_id', fourth).end());
+    const copies = [fourth, fifth].map((order) => {
+      const copy = toJson([both]);
+      for (const a of copy.scopeSpans[0].spans[0].attributes) if (a.key === 'weex.order_id') a.value = { stringValue: order };
+      return copy;
+    });
+    const answer = await fetch(options().url, {
+      method: 'POST',
+      headers: { ...options().headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceSpans: copies }),
+    });
+    expect((await answer.json()).partialSuccess.rejectedSpans).toBe('1');
+    const [call] = (await get('/v1/model-calls?limit=10')).data.filter((c: any) => c.spanId === both.spanContext().spanId);
+    expect(call.weexOrderId).toBe(fourth);
+    await waitFor('the log', async () => ((await logsOf(fourth)).length > 0 ? true : undefined));
+    expect(await logsOf(fifth)).toEqual([]);
   });
 
   it('keeps every call of an agent on SimpleSpanProcessor, whose exports race each other', async () => {

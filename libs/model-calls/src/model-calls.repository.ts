@@ -102,7 +102,10 @@ export class ModelCallsRepository {
    * placed and hashed in it.
    */
   async appendSpans(accountId: string, calls: NewModelCall[]): Promise<{ stored: number; duplicates: number }> {
-    const unique = [...new Map(calls.map((call) => [`${call.traceId}/${call.spanId}`, call])).values()];
+    // The first copy of a span stands, as it does for the span's decision (span-decision.ts).
+    const byId = new Map<string, NewModelCall>();
+    for (const call of calls) if (!byId.has(`${call.traceId}/${call.spanId}`)) byId.set(`${call.traceId}/${call.spanId}`, call);
+    const unique = [...byId.values()];
     const prepared = new Map(unique.map((call) => [call, prepareRow(call)]));
     let last: Placement | undefined;
     const result = await this.sql
