@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { type RunningStandInModel, STAND_IN_MAGIC_MODELS, startStandInModel } from '#libs/llm-stand-in';
@@ -40,10 +41,10 @@ describe('model providers per account, and the gateway failing on the way to one
       headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': init.type ?? 'application/json' }) },
       body: init.body,
     });
-  const rawGet = (path: string, token: string): Promise<{ status: number; body: string }> =>
+  const rawGet = (path: string, token: string, method = 'GET'): Promise<{ status: number; body: string }> =>
     new Promise((resolve, reject) => {
       const { hostname, port } = new URL(suite.harness.apiUrl);
-      const req = httpRequest({ hostname, port, path, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const req = httpRequest({ hostname, port, path, method, headers: { authorization: `Bearer ${token}` } }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
         res.on('end', () => resolve({ status: res.statusCode!, body }));
@@ -61,13 +62,30 @@ describe('model providers per account, and the gateway failing on the way to one
     return data[0];
   };
 
-  it('takes an agent key with logs:write, and JSON only', async () => {
+  it('takes an agent key with logs:write, JSON only, uncompressed, and the methods of a REST API', async () => {
     expect((await chat('no-such-agent-key-0000')).status).toBe(401);
     const reader = await agentKey('default', ['exchange:read']);
     const refused = await chat(reader);
     expect([refused.status, (await json(refused)).code]).toEqual([403, 'FORBIDDEN']);
     const text = await request('/llm/openai/v1/chat/completions', KEY, { body: CHAT, type: 'text/plain' });
     expect([text.status, (await json(text)).code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const gzipped = await fetch(`${suite.harness.apiUrl}/llm/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(CHAT),
+    });
+    expect([gzipped.status, await json(gzipped)]).toMatchObject([
+      415,
+      { code: 'UNSUPPORTED_CONTENT_ENCODING', message: 'Content-Encoding must be left out, not "gzip": the gateway records the request as sent' },
+    ]);
+    const trace = await rawGet('/llm/openai/v1/models', KEY, 'TRACE'); // fetch refuses to send TRACE
+    const options = await request('/llm/openai/v1/models', KEY, { method: 'OPTIONS' });
+    expect([trace.status, options.status, options.headers.get('allow'), (await json(options)).message]).toEqual([
+      405,
+      405,
+      'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'the proxy forwards GET, HEAD, POST, PUT, PATCH, DELETE, not OPTIONS',
+    ]);
     expect(provider.requests).toHaveLength(0);
   });
 
@@ -75,7 +93,10 @@ describe('model providers per account, and the gateway failing on the way to one
     const image = (bytes: number) => JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x'.repeat(bytes) }] });
     expect((await chat(KEY, image(2 * 1024 * 1024))).status).toBe(200);
     const tooLarge = await chat(KEY, image(4 * 1024 * 1024));
-    expect([tooLarge.status, (await json(tooLarge)).code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expect([tooLarge.status, await json(tooLarge)]).toMatchObject([
+      413,
+      { code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than 4194304 bytes, the most this path takes (LLM_BODY_LIMIT_BYTES)' },
+    ]);
   });
 
   it("answers 504 LLM_UPSTREAM_TIMEOUT when the provider is too slow, and closes the provider's request", async () => {
@@ -111,6 +132,18 @@ describe('model providers per account, and the gateway failing on the way to one
     const teamB = await agentKey('team-b');
     const refused = await admin('/admin/accounts/team-b/llm-upstream', 'PUT', { baseUrl: 'not a url', apiKey: '' });
     expect((await json(refused)).errors.map((e: { path: string }) => e.path).sort()).toEqual(['apiKey', 'baseUrl']);
+    for (const [body, message] of [
+      [{ baseUrl: 'http://127.0.0.1:99999/v1', apiKey: 'sk' }, 'baseUrl has port 99999: a port is 1 to 65535'],
+      [{ baseUrl: '', apiKey: 'sk' }, 'baseUrl must be an http(s) URL, such as https://api.openai.com/v1'],
+      [
+        { baseUrl: provider.url, apiKey: 'sk-1\r\nX-Injected: 1' },
+        'apiKey must be printable ASCII without spaces or line breaks: it is sent in the Authorization header',
+      ],
+    ] as const) {
+      expect((await json(await admin('/admin/accounts/team-b/llm-upstream', 'PUT', body))).errors).toEqual([
+        { path: Object.keys(body)[message.startsWith('apiKey') ? 1 : 0], message },
+      ]);
+    }
     expect((await admin('/admin/accounts/default/llm-upstream', 'PUT', { baseUrl: provider.url, apiKey: 'x' })).status).toBe(409);
     expect((await admin('/admin/accounts/no-such/llm-upstream', 'PUT', { baseUrl: provider.url, apiKey: 'x' })).status).toBe(404);
     const set = await admin('/admin/accounts/team-b/llm-upstream', 'PUT', { baseUrl: `${provider.url}/`, apiKey: TEAM_B_PROVIDER_KEY });
@@ -151,7 +184,7 @@ describe('model providers per account, and the gateway failing on the way to one
 
   it('keeps every call below the provider’s base path, and refuses a provider URL with a password or a query', async () => {
     const seen = provider.requests.length;
-    for (const path of ['../admin', '%2e%2e/%2e%2e/admin', 'chat/completions/../../../x', 'a%2Fb', './models']) {
+    for (const path of ['../admin', '%2e%2e/%2e%2e/admin', 'chat/completions/../../../x', 'a%2Fb', './models', 'chat%00/completions']) {
       // As `curl --path-as-is` sends it: fetch would resolve the dots before sending.
       const res = await rawGet(`/llm/openai/v1/${path}`, KEY);
       expect([path, res.status, JSON.parse(res.body).errors?.[0]?.path]).toEqual([path, 400, 'path']);

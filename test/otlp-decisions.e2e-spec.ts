@@ -163,7 +163,7 @@ describe('AI logs from traces: a span with weex.order_id', () => {
       headers: { ...options().headers, 'content-type': 'application/json' },
       body: JSON.stringify({ resourceSpans: copies }),
     });
-    expect((await answer.json()).partialSuccess.rejectedSpans).toBe('1');
+    expect(((await answer.json()) as any).partialSuccess.rejectedSpans).toBe('1');
     const [call] = (await get('/v1/model-calls?limit=10')).data.filter((c: any) => c.spanId === both.spanContext().spanId);
     expect(call.weexOrderId).toBe(fourth);
     await waitFor('the log', async () => ((await logsOf(fourth)).length > 0 ? true : undefined));

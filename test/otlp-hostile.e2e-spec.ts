@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -121,6 +122,27 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
       body: Buffer.from([1]),
     });
     expect(elsewhere.status).toBe(415);
+  });
+
+  it('names the header or query value it refuses in the Status', async () => {
+    const { hostname, port } = new URL(suite.harness.apiUrl);
+    const raw = (path: string, headers: Record<string, string | string[]>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ hostname, port, path, method: 'POST', headers: { authorization: `Bearer ${KEY}`, ...headers } }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject).end('{}');
+      });
+    expect(await raw('/otlp/v1/traces', { 'content-type': ['application/json', 'application/json'] })).toEqual({
+      status: 400,
+      body: JSON.stringify({ code: 3, message: 'VALIDATION_FAILED: the content-type header must be sent once' }),
+    });
+    expect(await raw('/otlp/v1/traces?x=%00', { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      body: JSON.stringify({ code: 3, message: 'VALIDATION_FAILED: x must be text PostgreSQL can store: it contains the character U+0000' }),
+    });
   });
 
   it('stops inflating a gzip bomb at OTLP_DECOMPRESSED_LIMIT_BYTES: 413', async () => {

@@ -1087,7 +1087,7 @@ export interface components {
     };
     CreateAiLogDto: {
       /**
-       * @description The model calls behind this decision, as the gateway recorded them (GET /v1/model-calls), 1 to 20. They become part of the log's hash. model, input, output and explanation left out are filled from them: the models that answered, each call's request, each answer's text, and the last answer's text fitted to 1,000 characters.
+       * @description The model calls behind this decision, as the gateway recorded them (GET /v1/model-calls), 1 to 20; null is the same as leaving it out. They become part of the log's hash. model, input, output and explanation left out are filled from them: the models that answered, each call's request, each answer's text, and the last answer's text fitted to 1,000 characters.
        * @example [
        *       "0195f0c2-7d1a-7c3e-9a51-2b7e8d4c1f00"
        *     ]
@@ -3081,7 +3081,7 @@ export interface operations {
            * @example {
            *       "statusCode": 413,
            *       "code": "PAYLOAD_TOO_LARGE",
-           *       "message": "Request body is too large",
+           *       "message": "the body is larger than 1048576 bytes, the most this path takes",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -3256,7 +3256,7 @@ export interface operations {
            * @example {
            *       "statusCode": 413,
            *       "code": "PAYLOAD_TOO_LARGE",
-           *       "message": "Request body is too large",
+           *       "message": "the body is larger than 1048576 bytes, the most this path takes",
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
            *     }
            */
@@ -4093,7 +4093,7 @@ export interface operations {
           'application/x-protobuf': string;
         };
       };
-      /** @description Bad data, not to be sent again: undecodable, too many spans, more model-call spans than the key may send in a minute */
+      /** @description Bad data, not to be sent again: undecodable, too many spans or values, more model-call spans than the key may send in a minute */
       400: {
         headers: {
           [name: string]: unknown;

@@ -1,5 +1,7 @@
 import { ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AGENT_SCOPES, type AgentScope } from '#libs/config';
+import { IsHttpBaseUrl } from './http-url.js';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 const url = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -49,11 +51,14 @@ export class LlmUpstreamDto {
    * The provider's base URL, as an OpenAI client's `base_url`: `https://api.openai.com/v1`. No user:password in it (the
    * key goes in apiKey, sent as a bearer), no query or fragment (the call's path is appended to it).
    */
-  @IsUrl({ ...url, disallow_auth: true }, { message: 'baseUrl must be an http(s) URL without user:password (the key goes in apiKey)' })
-  @Matches(/^[^?#]*$/, { message: 'baseUrl must have no query or fragment: the call’s path is appended to it' })
+  @IsHttpBaseUrl('apiKey')
+  @JSONSchema({ format: 'url' })
   @MaxLength(2000)
   baseUrl: string;
 
-  /** The account's API key there; stored encrypted, never returned. */
-  @IsString() @IsNotEmpty() @MaxLength(4096) apiKey: string;
+  /** The account's API key there; stored encrypted, never returned. Sent in a header, so no spaces or line breaks. */
+  @IsString()
+  @Matches(/^[\x21-\x7e]+$/, { message: 'apiKey must be printable ASCII without spaces or line breaks: it is sent in the Authorization header' })
+  @MaxLength(4096)
+  apiKey: string;
 }

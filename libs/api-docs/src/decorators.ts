@@ -27,7 +27,7 @@ const ERROR_MEANING: Record<number, ErrorMeaning> = {
   },
   404: { description: 'Not found for this account', code: 'NOT_FOUND', message: 'no AI log 0195f0c2-… for this account' },
   409: { description: 'Conflict with the current state; the message says which', code: 'CONFLICT', message: 'log 0195f0c2-… is not failed' },
-  413: { description: 'Body over the size limit', code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  413: { description: 'Body over the size limit', code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than 1048576 bytes, the most this path takes' },
   422: {
     description: 'Idempotency-Key reused with a different body',
     code: 'IDEMPOTENCY_KEY_REUSED',

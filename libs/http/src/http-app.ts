@@ -148,7 +148,10 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
  * not UTF-8, U+0000, a lone surrogate), named; undefined when there is none.
  */
 export function unreadableUrlText(request: FastifyRequest): FieldError | undefined {
-  return badlyEncodedQuery(request.url) ?? findUnstorableText(request.params, '') ?? findUnstorableText(request.query, '');
+  // A catch-all route's parameter is Fastify's `*`: named `path`, what it is to the caller.
+  const { '*': rest, ...params } = (request.params ?? {}) as Record<string, unknown>;
+  const named = rest === undefined ? params : { ...params, path: rest };
+  return badlyEncodedQuery(request.url) ?? findUnstorableText(named, '') ?? findUnstorableText(request.query, '');
 }
 
 /** Decodes and parses a JSON body (see configureHttpApp). */

@@ -23,6 +23,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   /** Also the error handler of routes mounted on Fastify outside Nest's routing (the dashboard's pages). */
   send(exception: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const body = this.toBody(exception, String(request.id));
+    if (body.code === 'PAYLOAD_TOO_LARGE') body.message = tooLarge(request);
     const retryAfterS = (exception as { retryAfterS?: unknown } | undefined)?.retryAfterS;
     if (typeof retryAfterS === 'number') reply.header('retry-after', String(retryAfterS));
     return reply.status(body.statusCode).send(body);
@@ -37,14 +38,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
+      const code = (response as { code?: string }).code;
+      // Nest's own 415 says nothing of what is taken; one of ours, with a code, says it.
       const message =
-        statusCode === 415
+        statusCode === 415 && code === undefined
           ? UNSUPPORTED_MEDIA_TYPE
           : typeof response === 'string'
             ? response
             : String((response as { message?: unknown }).message ?? exception.message);
-      const code = (response as { code?: string }).code ?? (HttpStatus[statusCode] as string | undefined) ?? 'ERROR';
-      return { statusCode, code, message, requestId };
+      return { statusCode, code: code ?? (HttpStatus[statusCode] as string | undefined) ?? 'ERROR', message, requestId };
     }
     const requestError = requestErrorBody(exception, requestId);
     if (requestError) return requestError;
@@ -69,4 +71,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
       requestId,
     };
   }
+}
+
+/** A 413 names the limit of the route it came to, and the setting that raises it where there is one. */
+function tooLarge(request: FastifyRequest): string {
+  const { bodyLimit, config } = request.routeOptions;
+  const setting = (config as { bodyLimitSetting?: string } | undefined)?.bodyLimitSetting;
+  return `the body is larger than ${bodyLimit} bytes, the most this path takes${setting ? ` (${setting})` : ''}`;
 }

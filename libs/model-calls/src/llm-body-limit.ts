@@ -14,7 +14,9 @@ export class LlmBodyLimit {
   constructor(adapterHost: HttpAdapterHost, config: GatewayConfig) {
     const fastify = adapterHost.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     fastify?.addHook('onRoute', (route) => {
-      if (route.url.startsWith(`${LLM_PROXY_PREFIX}/`)) route.bodyLimit = config.llmBodyLimitBytes;
+      if (!route.url.startsWith(`${LLM_PROXY_PREFIX}/`)) return;
+      route.bodyLimit = config.llmBodyLimitBytes;
+      route.config = { ...route.config, bodyLimitSetting: 'LLM_BODY_LIMIT_BYTES' };
     });
   }
 }

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpException, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Agent } from 'undici';
 import type { AgentIdentity } from '#libs/accounts';
@@ -47,12 +47,26 @@ export class LlmProxyService implements OnApplicationShutdown {
   ) {}
 
   async forward(request: ProxiedRequest, agent: AgentIdentity, reply: FastifyReply, agentGone: AbortSignal): Promise<void> {
+    if (!FORWARDED_METHODS.includes(request.method)) {
+      reply.header('allow', FORWARDED_METHODS.join(', '));
+      throw new HttpException({ code: 'METHOD_NOT_ALLOWED', message: `the proxy forwards ${FORWARDED_METHODS.join(', ')}, not ${request.method}` }, 405);
+    }
     if (request.headers[GATEWAY_HOP] !== undefined) {
       throw new LlmGatewayException('LLM_UPSTREAM_LOOP', "this call came from a gateway: the account's provider URL leads back to a gateway");
     }
     const climbing = climbingSegment(request.path);
     if (climbing !== undefined) {
       throw new ValidationFailedException([{ path: 'path', message: `the path below ${LLM_PROXY_PREFIX} must not leave it: segment "${climbing}"` }]);
+    }
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && !/^\s*(identity)?\s*$/i.test(String(encoding))) {
+      throw new HttpException(
+        {
+          code: 'UNSUPPORTED_CONTENT_ENCODING',
+          message: `Content-Encoding must be left out, not ${JSON.stringify(encoding)}: the gateway records the request as sent`,
+        },
+        415,
+      );
     }
     const requestText = utf8Text(request.body);
     if (requestText === undefined) throw new ValidationFailedException([{ path: 'body', message: 'body must be UTF-8 text without U+0000' }]);
@@ -175,6 +189,9 @@ const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error in
  * A segment of the path (before its query) that would climb out of the provider's base path once resolved: `.`, `..`,
  * or one that decodes to either or to a slash. Undefined when there is none.
  */
+/** The methods of a provider's REST API; TRACE, CONNECT or OPTIONS would go out with the account's key for nothing. */
+const FORWARDED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 function climbingSegment(path: string): string | undefined {
   for (const segment of path.split('?')[0].split('/')) {
     let decoded: string;
