@@ -227,6 +227,23 @@ describe('AI logs from traces: a span with weex.order_id', () => {
     });
     expect(((await answer.json()) as any).partialSuccess.errorMessage).toMatch(/weex\.explanation: .*at most 1000/);
     expect(await logsOf('737185556881998187')).toEqual([]);
+    // A model call's own span with a weex.stage no log can hold: the call is recorded (without it), the span refused once.
+    const [call] = await record((tracer) =>
+      tracer.startSpan('chat gpt-4o-mini', chatSpan('HOLD')).setAttributes({ 'weex.order_id': '737185556881998197', 'weex.stage': 'a\u0000b' }).end(),
+    );
+    const once: any = await (
+      await fetch(options().url, {
+        method: 'POST',
+        headers: { ...options().headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ resourceSpans: [toJson([call])] }),
+      })
+    ).json();
+    expect(once.partialSuccess).toEqual({
+      rejectedSpans: '1',
+      errorMessage: `1 spans refused: span ${call.spanContext().spanId} of trace ${call.spanContext().traceId} names an order but makes no AI log: weex.stage holds U+0000 or a lone surrogate, which PostgreSQL cannot store`,
+    });
+    const [stored] = (await get('/v1/model-calls?limit=50')).data.filter((c: any) => c.spanId === call.spanContext().spanId);
+    expect(stored).toMatchObject({ weexOrderId: '737185556881998197', weexStage: null });
     // Instrumentations that record no content: the answer has no text, so the span must give the explanation.
     const silent = await record((tracer) => {
       const span = tracer.startSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' } });

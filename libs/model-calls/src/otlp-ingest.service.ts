@@ -11,6 +11,7 @@ import {
   type OtlpEncoding,
   OtlpRequestError,
   type OtlpSpan,
+  type RefusedSpan,
   type SpanDecision,
   spanDecision,
 } from '#libs/otlp';
@@ -29,7 +30,7 @@ export interface OtlpExport {
 /** What an export did: the answer's encoding, the spans refused (each a sentence), and what the decisions need. */
 export interface OtlpExportResult {
   encoding: OtlpEncoding;
-  refused: string[];
+  refused: RefusedSpan[];
   stored: number;
   duplicates: number;
   /** The spans that name an order (weex.order_id), for the service that turns their traces' calls into AI logs. */
@@ -58,8 +59,9 @@ export class OtlpIngestService {
     const limit = this.config.otlpAttributeValueLimitBytes;
     const records: NewModelCall[] = [];
     const decisions: SpanDecision[] = [];
-    const refused: string[] = [];
-    const refuse = (span: OtlpSpan, reason: string) => refused.push(`span ${span.spanId || '(no id)'} of trace ${span.traceId || '(no id)'}: ${reason}`);
+    const refused: RefusedSpan[] = [];
+    const refuse = ({ traceId, spanId }: OtlpSpan, reason: string) =>
+      refused.push({ traceId, spanId, message: `span ${spanId || '(no id)'} of trace ${traceId || '(no id)'}: ${reason}` });
     for (const span of spans) {
       const decision = spanDecision(span, limit);
       if (decision && 'reason' in decision) refuse(span, decision.reason);

@@ -1,3 +1,4 @@
+import { isStorableText } from '#libs/common';
 import { attributeBytes, attributeJson } from './attribute-json.js';
 import type { AttributeValue, Attributes, OtlpSpan } from './otlp-span.js';
 
@@ -96,8 +97,8 @@ export function readGenAiSpan(span: OtlpSpan, attributeLimit: number): GenAiCall
     timeToFirstChunkS: typeof firstChunk === 'number' && Number.isFinite(firstChunk) && firstChunk >= 0 ? firstChunk : null,
     weex: {
       orderId: orderId(a.get('weex.order_id')),
-      stage: text(a, ['weex.stage']),
-      explanation: text(a, ['weex.explanation']),
+      stage: weexText(a, 'weex.stage', attributeLimit),
+      explanation: weexText(a, 'weex.explanation', attributeLimit),
     },
   };
 }
@@ -106,6 +107,8 @@ const firstOf = <T>(values: Array<T | undefined>): T | undefined => values.find(
 
 function oversizedAttribute(a: Attributes, limit: number): { key: string; bytes: number } | undefined {
   for (const [key, value] of a) {
+    // weex.* values are the span's decision's, judged with it (span-decision.ts): the call stands without them.
+    if (key.startsWith('weex.')) continue;
     const bytes = attributeBytes(value, limit);
     if (bytes > limit) return { key, bytes };
   }
@@ -119,6 +122,12 @@ function text(a: Attributes, keys: string[]): string | null {
     if (typeof value === 'string' && value !== '') return value;
   }
   return null;
+}
+
+/** A weex.* text the call keeps beside it, when its decision could take it: within the limit, storable; else null. */
+function weexText(a: Attributes, key: string, limit: number): string | null {
+  const value = text(a, [key]);
+  return value !== null && attributeBytes(value, limit) <= limit && isStorableText(value) ? value : null;
 }
 
 /** The first of `keys` that holds a token count (an int, or a double that is one: some SDKs send floats). */

@@ -19,18 +19,29 @@ export interface PartialSuccess {
   errorMessage: string;
 }
 
-/** How many refused spans the answer's error_message names; the count covers them all. */
+/** A span an export refused (not recorded, or recorded but making no AI log), and the sentence that says why. */
+export interface RefusedSpan {
+  traceId: string;
+  spanId: string;
+  message: string;
+}
+
+/** How many refusals the answer's error_message names; the count covers them all. */
 const NAMED_REJECTIONS = 5;
 
 /**
- * The partial_success of an export that refused these spans (each a sentence naming the span and why: not recorded, or
- * recorded but making no AI log); none: full success.
+ * The partial_success of an export that refused these spans; none: full success. A span refused twice (its call, and
+ * its decision) is one rejected span, with both sentences named.
  */
-export function partialSuccessOf(refused: string[]): PartialSuccess | undefined {
+export function partialSuccessOf(refused: RefusedSpan[]): PartialSuccess | undefined {
   if (refused.length === 0) return undefined;
-  const named = refused.slice(0, NAMED_REJECTIONS).join('; ');
+  const spans = new Set(refused.map((r) => `${r.traceId}/${r.spanId}`)).size;
+  const named = refused
+    .slice(0, NAMED_REJECTIONS)
+    .map((r) => r.message)
+    .join('; ');
   const more = refused.length > NAMED_REJECTIONS ? `; and ${refused.length - NAMED_REJECTIONS} more` : '';
-  return { rejectedSpans: refused.length, errorMessage: `${refused.length} spans refused: ${named}${more}` };
+  return { rejectedSpans: spans, errorMessage: `${spans} spans refused: ${named}${more}` };
 }
 
 /** ExportTraceServiceResponse: `partial_success` left unset on full success, as the spec requires. */

@@ -5,7 +5,7 @@ import { isStorableText, parseJson } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
 import { IdempotencyKeyTakenError, IdempotencyRepository } from '#libs/idempotency';
 import { fit, MAX_FILLED_BYTES, ModelCallDecisions, type StoredModelCallWithBodies, tooLarge } from '#libs/model-calls';
-import type { SpanDecision } from '#libs/otlp';
+import type { RefusedSpan, SpanDecision } from '#libs/otlp';
 import { type FieldError, ValidationFailedException, validateBody } from '#libs/validation';
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
 import { CreateAiLogDto, MAX_MODEL_CALLS } from '../create-ai-log.dto.js';
@@ -46,21 +46,22 @@ export class TraceDecisions {
    * until their traces are quiet (settleDue). Returns why each of the export's decision spans that will never be a log
    * is refused, for its partial_success; a span recorded before with other weex.* values is one of them.
    */
-  async afterExport(agent: AgentIdentity, decisions: SpanDecision[], modelCallTraces: string[]): Promise<string[]> {
-    const refused: string[] = [];
+  async afterExport(agent: AgentIdentity, decisions: SpanDecision[], modelCallTraces: string[]): Promise<RefusedSpan[]> {
+    const refused: RefusedSpan[] = [];
+    const refuse = ({ traceId, spanId }: Pick<SpanDecision, 'traceId' | 'spanId'>, message: string) => refused.push({ traceId, spanId, message });
     const rows = new Map<string, DecisionRow>();
     for (const decision of decisions) {
       const error = decision.refused === null ? describe(decision, fieldErrors(decision)) : describe(decision, decision.refused);
-      if (error) refused.push(error);
+      if (error) refuse(decision, error);
       const row = rowOf(decision, error);
       const first = rows.get(spanKey(row));
       if (!first) rows.set(spanKey(row), row);
-      else if (!sameValues(first, row)) refused.push(changed(row, first));
+      else if (!sameValues(first, row)) refuse(row, changed(row, first));
     }
     const earlier = rows.size > 0 ? await this.decisions.record(agent.accountId, agent.agentKeyId, [...rows.values()]) : [];
     for (const before of earlier) {
       const row = rows.get(spanKey(before))!;
-      if (!sameValues(before, row)) refused.push(changed(row, before));
+      if (!sameValues(before, row)) refuse(row, changed(row, before));
     }
     const valid = [...rows.values()].filter((row) => row.error === null);
     if (modelCallTraces.length === 0) return refused;
@@ -70,8 +71,8 @@ export class TraceDecisions {
     if (withCalls.length === 0) return refused;
     const ours = new Set(withCalls.map(spanKey));
     const pending = (await this.decisions.pending(agent.accountId, [...new Set(withCalls.map((d) => d.traceId))])).filter((d) => ours.has(spanKey(d)));
-    for (const { outcome } of await this.settle(agent.accountId, pending)) {
-      if ('error' in outcome) refused.push(outcome.error);
+    for (const { decision, outcome } of await this.settle(agent.accountId, pending)) {
+      if ('error' in outcome) refuse(decision, outcome.error);
     }
     return refused;
   }
