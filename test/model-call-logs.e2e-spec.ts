@@ -184,6 +184,7 @@ describe('AI logs from recorded model calls', () => {
       [{ stage: 'decision', modelCallIds: [foreign] }, ['modelCallIds.0']],
       [{ stage: 'decision', modelCallIds: ['nope'] }, ['modelCallIds']], // "each value in modelCallIds must be a UUID"
       [{ stage: 'decision', modelCallIds: [] }, ['modelCallIds']],
+      [{ stage: 'decision', modelCallIds: [noModel, noModel.toUpperCase()] }, ['modelCallIds']], // one call, named twice
       [{ stage: 'decision', modelCallIds: [refused] }, ['modelCallIds.0']],
       [{ stage: 'decision', modelCallIds: [noModel], explanation: 'listed the models' }, ['modelCallIds.0']],
       [{ stage: 'decision' }, ['explanation', 'input', 'model', 'output']],

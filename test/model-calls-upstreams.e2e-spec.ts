@@ -189,6 +189,11 @@ describe('model providers per account, and the gateway failing on the way to one
       const res = await rawGet(`/llm/openai/v1/${path}`, KEY);
       expect([path, res.status, JSON.parse(res.body).errors?.[0]?.path]).toEqual([path, 400, 'path']);
     }
+    const withKey = await rawGet(`/llm/openai/v1/models?key=${encodeURIComponent(KEY)}`, KEY);
+    expect([withKey.status, JSON.parse(withKey.body).errors]).toEqual([
+      400,
+      [{ path: 'path', message: 'the URL holds the agent key: send it only in the Authorization header (the URL goes to the provider and into the record)' }],
+    ]);
     expect(provider.requests.length).toBe(seen);
     for (const baseUrl of ['http://user:secret@127.0.0.1:9/v1', 'http://127.0.0.1:9/v1?key=1']) {
       const res = await admin('/admin/accounts/team-b/llm-upstream', 'PUT', { baseUrl, apiKey: 'k' });

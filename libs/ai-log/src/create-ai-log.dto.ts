@@ -48,7 +48,8 @@ export class CreateAiLogDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_MODEL_CALLS)
-  @ArrayUnique()
+  // A UUID in capitals is the same call (model-call-decisions.service.ts reads them lower-cased).
+  @ArrayUnique((id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id), { message: 'modelCallIds must name each call once' })
   @IsUUID('all', { each: true })
   @JSONSchema({
     description:

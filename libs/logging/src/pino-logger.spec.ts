@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createLogger } from './pino-logger.js';
 import { registerSecret } from './secret-scrubber.js';
@@ -53,5 +54,14 @@ describe('JSON logs', () => {
     expect(text).not.toMatch(/Bearer abc|c2lnbmF0dXJl|configured-passphrase-1|account-secret-value-2/);
     expect(out.lines()[0].req.headers.authorization).toBe('[redacted]');
     expect(out.lines()[1].msg).toBe('upload failed for key [redacted] and [redacted] (nested "[redacted]")');
+  });
+
+  it('redacts any agent key the gateway issues, registered or not, such as one an agent put in a URL', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'log', name: 'api', destination: out.destination });
+    const key = `agk_${randomBytes(32).toString('base64url')}`; // as agent-key.ts makes them
+    logger.info({ req: { url: `/llm/openai/v1/models?key=${key}` } }, `request for ${key}`);
+    expect(JSON.stringify(out.lines())).not.toContain(key.slice(4));
+    expect(out.lines()[0]).toMatchObject({ req: { url: '/llm/openai/v1/models?key=[redacted]' }, msg: 'request for [redacted]' });
   });
 });

@@ -14,6 +14,11 @@ export function registerSecret(value: string | undefined | null): void {
   pattern = new RegExp(alternatives.join('|'), 'g');
 }
 
+/** The agent keys the gateway issues (agent-key.ts), wherever one turns up: a URL's query, a message. */
+const AGENT_KEY = /agk_[A-Za-z0-9_-]{43}/g;
+
 export function scrub(text: string): string {
-  return pattern && text.length > 0 ? text.replace(pattern, '[redacted]') : text;
+  if (text.length === 0) return text;
+  const scrubbed = text.includes('agk_') ? text.replace(AGENT_KEY, '[redacted]') : text;
+  return pattern ? scrubbed.replace(pattern, '[redacted]') : scrubbed;
 }

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { HttpException, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Agent } from 'undici';
-import type { AgentIdentity } from '#libs/accounts';
+import { type AgentIdentity, bearerToken } from '#libs/accounts';
 import { isStorableText } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
 import { ValidationFailedException } from '#libs/validation';
@@ -53,6 +53,11 @@ export class LlmProxyService implements OnApplicationShutdown {
     }
     if (request.headers[GATEWAY_HOP] !== undefined) {
       throw new LlmGatewayException('LLM_UPSTREAM_LOOP', "this call came from a gateway: the account's provider URL leads back to a gateway");
+    }
+    const key = bearerToken(request.headers.authorization);
+    if (key !== undefined && decodedUrl(request.path).includes(key)) {
+      const message = 'the URL holds the agent key: send it only in the Authorization header (the URL goes to the provider and into the record)';
+      throw new ValidationFailedException([{ path: 'path', message }]);
     }
     const climbing = climbingSegment(request.path);
     if (climbing !== undefined) {
@@ -191,6 +196,15 @@ const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error in
  */
 /** The methods of a provider's REST API; TRACE, CONNECT or OPTIONS would go out with the account's key for nothing. */
 const FORWARDED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The URL with its percent-encoding undone where it reads as UTF-8 (an agent key is ASCII either way). */
+function decodedUrl(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
 
 function climbingSegment(path: string): string | undefined {
   for (const segment of path.split('?')[0].split('/')) {
