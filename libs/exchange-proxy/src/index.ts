@@ -12,6 +12,7 @@ export * from './dto/symbol-config-query.dto.js';
 export * from './dto/trades-query.dto.js';
 export * from './exchange-proxy.module.js';
 export * from './exchange-call.service.js';
+export * from './exchange.service.js';
 export * from './exchange-error-answer.js';
 export * from './exchange-error.filter.js';
 export * from './exchange-rate-limit.error.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeCallService, IncomeQueryDto, SymbolConfigQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, IncomeQueryDto, SymbolConfigQueryDto, specOperation } from '#libs/exchange-proxy';
 import { NoQueryDto } from '#libs/http';
 import type { IncomePage, Position, SymbolConfig } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
@@ -12,13 +12,13 @@ import { IncomePageDto, PositionListDto, SymbolConfigListDto } from './exchange.
 @Controller('v1')
 @ExchangeApi('Account', 'exchange:read')
 export class AccountController {
-  constructor(private readonly exchange: ExchangeCallService) {}
+  constructor(private readonly exchange: ExchangeService) {}
 
   @Get('positions')
   @ApiEndpoint('All positions', `${specOperation('allPositions')}.`)
   @ApiAnswer(200, 'Every position', PositionListDto, EXAMPLES.positions)
   async listPositions(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Position[] }> {
-    return { data: await this.exchange.run(agent.accountId, 'allPositions', (client, o) => client.allPositions(o)) };
+    return { data: await this.exchange.positions(agent) };
   }
 
   /** The exchange's page as it comes: `{ hasNextPage, items }`. */
@@ -29,13 +29,13 @@ export class AccountController {
   )
   @ApiAnswer(200, 'The exchange page', IncomePageDto, EXAMPLES.income)
   listIncome(@Query() query: IncomeQueryDto, @Agent() agent: AgentIdentity): Promise<IncomePage> {
-    return this.exchange.run(agent.accountId, 'income', (client, o) => client.income({ ...query }, o));
+    return this.exchange.income(agent, query);
   }
 
   @Get('symbol-config')
   @ApiEndpoint('Margin and leverage per symbol', `${specOperation('symbolConfig')}; every symbol when none is given.`)
   @ApiAnswer(200, 'One entry per symbol', SymbolConfigListDto, EXAMPLES.symbolConfig)
-  async listSymbolConfig(@Query() { symbol }: SymbolConfigQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SymbolConfig[] }> {
-    return { data: await this.exchange.run(agent.accountId, 'symbolConfig', (client, o) => client.symbolConfig({ symbol }, o)) };
+  async listSymbolConfig(@Query() query: SymbolConfigQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SymbolConfig[] }> {
+    return { data: await this.exchange.symbolConfig(agent, query) };
   }
 }

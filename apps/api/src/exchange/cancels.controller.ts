@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiJsonBody } from '#libs/api-docs';
-import { CancelBatchDto, CancelPlanDto, ExchangeCallService, exchangeId, specOperation } from '#libs/exchange-proxy';
-import type { CancelBatchOrdersRequest, CancelBatchOrdersResult, CancelPlanResult } from '#libs/weex-client';
+import { CancelBatchDto, CancelPlanDto, ExchangeService, specOperation } from '#libs/exchange-proxy';
+import type { CancelBatchOrdersResult, CancelPlanResult } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
 import { CancelBatchResultDto, CancelPlanResultDto } from './exchange.responses.js';
@@ -14,16 +14,15 @@ import { CancelBatchResultDto, CancelPlanResultDto } from './exchange.responses.
 @Controller('v1')
 @ExchangeApi('Cancels', 'exchange:cancel')
 export class CancelsController {
-  constructor(private readonly exchange: ExchangeCallService) {}
+  constructor(private readonly exchange: ExchangeService) {}
 
   @Post('orders/cancel-batch')
   @ApiEndpoint('Cancel orders', `${specOperation('cancelBatchOrders')}: a symbol and exactly one of ids or cids. Sent once; 504 means the outcome is unknown.`)
   @ApiJsonBody(CancelBatchDto, { symbol: 'BTCUSDT', ids: ['737185556881998184'] })
   @ApiAnswer(200, 'Per-order results; failures in failInfos', CancelBatchResultDto, EXAMPLES.cancelBatch)
   @HttpCode(200)
-  cancelOrders(@Body() { symbol, ids, cids }: CancelBatchDto, @Agent() agent: AgentIdentity): Promise<CancelBatchOrdersResult> {
-    const request: CancelBatchOrdersRequest = ids ? { symbol, ids: ids.map(exchangeId) } : { symbol, cids: cids! };
-    return this.exchange.run(agent.accountId, 'cancelBatchOrders', (client, o) => client.cancelBatchOrders(request, o));
+  cancelOrders(@Body() body: CancelBatchDto, @Agent() agent: AgentIdentity): Promise<CancelBatchOrdersResult> {
+    return this.exchange.cancelOrders(agent, body);
   }
 
   @Post('plan-orders/cancel')
@@ -34,7 +33,7 @@ export class CancelsController {
   @ApiJsonBody(CancelPlanDto, { symbol: 'BTCUSDT', orderId: '737185556881997777' })
   @ApiAnswer(200, 'The result; a refusal has result false and err_code', CancelPlanResultDto, EXAMPLES.cancelPlan)
   @HttpCode(200)
-  cancelPlanOrder(@Body() { symbol, orderId }: CancelPlanDto, @Agent() agent: AgentIdentity): Promise<CancelPlanResult> {
-    return this.exchange.run(agent.accountId, 'cancelPlan', (client, o) => client.cancelPlan({ symbol, orderId: exchangeId(orderId) }, o));
+  cancelPlanOrder(@Body() body: CancelPlanDto, @Agent() agent: AgentIdentity): Promise<CancelPlanResult> {
+    return this.exchange.cancelPlan(agent, body);
   }
 }

@@ -1,15 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiError } from '#libs/api-docs';
-import {
-  AlgoOrdersQueryDto,
-  ExchangeCallService,
-  exchangeId,
-  OpenOrdersQueryDto,
-  OrderHistoryQueryDto,
-  OrderPathDto,
-  specOperation,
-} from '#libs/exchange-proxy';
+import { AlgoOrdersQueryDto, ExchangeService, OpenOrdersQueryDto, OrderHistoryQueryDto, OrderPathDto, specOperation } from '#libs/exchange-proxy';
 import { NoQueryDto } from '#libs/http';
 import type { AlgoOrdersPage, Order } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
@@ -23,21 +15,20 @@ import { AlgoOrdersPageDto, OrderDto, OrderListDto } from './exchange.responses.
 @Controller('v1')
 @ExchangeApi('Orders', 'exchange:read')
 export class OrdersController {
-  constructor(private readonly exchange: ExchangeCallService) {}
+  constructor(private readonly exchange: ExchangeService) {}
 
   @Get('orders/open')
   @ApiEndpoint('Open orders', `${specOperation('openOrders')}. limit 1-100, default 100; page from 0; orderId: only orders with a greater ID.`)
   @ApiAnswer(200, 'Open orders, newest first', OrderListDto, EXAMPLES.openOrders)
-  async listOpenOrders(@Query() { orderId, ...query }: OpenOrdersQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
-    const request = { ...query, orderId: orderId === undefined ? undefined : exchangeId(orderId) };
-    return { data: await this.exchange.run(agent.accountId, 'openOrders', (client, o) => client.openOrders(request, o)) };
+  async listOpenOrders(@Query() query: OpenOrdersQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
+    return { data: await this.exchange.openOrders(agent, query) };
   }
 
   @Get('orders/history')
   @ApiEndpoint('Order history', `${specOperation('orderHistory')}. limit 1-1000, default 500; startTime ≤ endTime, at most 90 days apart; page from 0.`)
   @ApiAnswer(200, 'Final orders, newest first', OrderListDto, EXAMPLES.orderHistory)
   async listOrderHistory(@Query() query: OrderHistoryQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
-    return { data: await this.exchange.run(agent.accountId, 'orderHistory', (client, o) => client.orderHistory({ ...query }, o)) };
+    return { data: await this.exchange.orderHistory(agent, query) };
   }
 
   /** One order, as the exchange returns it. */
@@ -53,8 +44,7 @@ export class OrdersController {
     message: 'the exchange knows no such order of this account (orderInfo): Order does not exist. (code -3200)',
   })
   getOrder(@Param() path: OrderPathDto, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<Order> {
-    const orderId = exchangeId(path.orderId);
-    return this.exchange.run(agent.accountId, 'orderInfo', (client, o) => client.orderInfo({ orderId }, o));
+    return this.exchange.order(agent, path.orderId);
   }
 
   /** The exchange's page as it comes: `{ orders, hasMore }`. */
@@ -62,6 +52,6 @@ export class OrdersController {
   @ApiEndpoint('Conditional (plan) order history', `${specOperation('algoOrders')}. limit 1-1000, default 500; endTime within 90 days of startTime.`)
   @ApiAnswer(200, 'The exchange page', AlgoOrdersPageDto, EXAMPLES.algoOrders)
   listAlgoOrders(@Query() query: AlgoOrdersQueryDto, @Agent() agent: AgentIdentity): Promise<AlgoOrdersPage> {
-    return this.exchange.run(agent.accountId, 'algoOrders', (client, o) => client.algoOrders({ ...query }, o));
+    return this.exchange.algoOrders(agent, query);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeCallService, SpotBillsQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, SpotBillsQueryDto, specOperation } from '#libs/exchange-proxy';
 import type { SpotBill } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
@@ -11,12 +11,12 @@ import { SpotBillListDto } from './exchange.responses.js';
 @Controller('v1/spot')
 @ExchangeApi('Spot', 'exchange:read')
 export class SpotController {
-  constructor(private readonly exchange: ExchangeCallService) {}
+  constructor(private readonly exchange: ExchangeService) {}
 
   @Get('bills')
   @ApiEndpoint('Spot account bills', `${specOperation('spotBills')}, on the spot host. limit 1-100, default 10; after/before in Unix ms.`)
   @ApiAnswer(200, 'Bills', SpotBillListDto, EXAMPLES.spotBills)
   async listSpotBills(@Query() query: SpotBillsQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
-    return { data: await this.exchange.run(agent.accountId, 'spotBills', (client, o) => client.spotBills({ ...query }, o)) };
+    return { data: await this.exchange.spotBills(agent, query) };
   }
 }

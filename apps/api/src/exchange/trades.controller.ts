@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeCallService, exchangeId, TradesQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, TradesQueryDto, specOperation } from '#libs/exchange-proxy';
 import type { Trade } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
@@ -11,7 +11,7 @@ import { TradeListDto } from './exchange.responses.js';
 @Controller('v1')
 @ExchangeApi('Trades', 'exchange:read')
 export class TradesController {
-  constructor(private readonly exchange: ExchangeCallService) {}
+  constructor(private readonly exchange: ExchangeService) {}
 
   @Get('trades')
   @ApiEndpoint(
@@ -19,8 +19,7 @@ export class TradesController {
     `${specOperation('userTrades')}. limit 1-100, default 100; endTime ≥ startTime and at most 7 days after it (WEEX's window), which starts within the last 365 days (7 days before endTime when startTime is not given); orderId: only that order's fills.`,
   )
   @ApiAnswer(200, 'Fills', TradeListDto, EXAMPLES.trades)
-  async listTrades(@Query() { orderId, ...query }: TradesQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
-    const request = { ...query, orderId: orderId === undefined ? undefined : exchangeId(orderId) };
-    return { data: await this.exchange.run(agent.accountId, 'userTrades', (client, o) => client.userTrades(request, o)) };
+  async listTrades(@Query() query: TradesQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
+    return { data: await this.exchange.trades(agent, query) };
   }
 }
