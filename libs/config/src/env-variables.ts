@@ -51,7 +51,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   LLM_UPSTREAM_KEY: { key: 'llmUpstreamKey', kind: 'string' },
   LLM_UPSTREAM_TIMEOUT_MS: { key: 'llmUpstreamTimeoutMs', kind: 'int', default: 600_000 },
   LLM_BODY_LIMIT_BYTES: { key: 'llmBodyLimitBytes', kind: 'int', default: 4_194_304 },
-  LLM_ANSWER_LIMIT_BYTES: { key: 'llmAnswerLimitBytes', kind: 'int', default: 16_777_216 },
+  LLM_ANSWER_LIMIT_BYTES: { key: 'llmAnswerLimitBytes', kind: 'int', default: 4_194_304 },
   OTLP_BODY_LIMIT_BYTES: { key: 'otlpBodyLimitBytes', kind: 'int', default: 4_194_304 },
   OTLP_DECOMPRESSED_LIMIT_BYTES: { key: 'otlpDecompressedLimitBytes', kind: 'int', default: 16_777_216 },
   OTLP_MAX_SPANS_PER_REQUEST: { key: 'otlpMaxSpansPerRequest', kind: 'int', default: 5_000 },

@@ -63,5 +63,8 @@ describe('JSON logs', () => {
     logger.info({ req: { url: `/llm/openai/v1/models?key=${key}` } }, `request for ${key}`);
     expect(JSON.stringify(out.lines())).not.toContain(key.slice(4));
     expect(out.lines()[0]).toMatchObject({ req: { url: '/llm/openai/v1/models?key=[redacted]' }, msg: 'request for [redacted]' });
+    const encoded = `%61gk%5F${key.slice(4, 10)}%${key.charCodeAt(10).toString(16)}${key.slice(11)}`;
+    logger.info({ req: { url: `/v1/model-calls?cursor=${encoded}` } }, 'incoming request');
+    expect(out.lines()[1]).toMatchObject({ req: { url: '/v1/model-calls?cursor=[redacted]' } });
   });
 });

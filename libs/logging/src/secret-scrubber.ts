@@ -14,11 +14,14 @@ export function registerSecret(value: string | undefined | null): void {
   pattern = new RegExp(alternatives.join('|'), 'g');
 }
 
-/** The agent keys the gateway issues (agent-key.ts), wherever one turns up: a URL's query, a message. */
-const AGENT_KEY = /agk_[A-Za-z0-9_-]{43}/g;
+/**
+ * The agent keys the gateway issues (agent-key.ts), wherever one turns up (a URL's query, a message), plain or with
+ * any of its characters percent-encoded as a URL may hold them.
+ */
+const AGENT_KEY = /(?:a|%61)(?:g|%67)(?:k|%6b)(?:_|%5f)(?:[A-Za-z0-9_-]|%[0-9a-f]{2}){43}/gi;
 
 export function scrub(text: string): string {
   if (text.length === 0) return text;
-  const scrubbed = text.includes('agk_') ? text.replace(AGENT_KEY, '[redacted]') : text;
+  const scrubbed = text.includes('agk_') || text.includes('%') ? text.replace(AGENT_KEY, '[redacted]') : text;
   return pattern ? scrubbed.replace(pattern, '[redacted]') : scrubbed;
 }
