@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentIdentity } from '#libs/accounts';
 import type { CancelBatchOrdersRequest } from '#libs/weex-client';
 import type { AlgoOrdersQueryDto } from './dto/algo-orders-query.dto.js';
 import type { CancelBatchDto } from './dto/cancel-batch.dto.js';
@@ -12,6 +11,9 @@ import type { SpotBillsQueryDto } from './dto/spot-bills-query.dto.js';
 import type { SymbolConfigQueryDto } from './dto/symbol-config-query.dto.js';
 import type { TradesQueryDto } from './dto/trades-query.dto.js';
 import { ExchangeCallService } from './exchange-call.service.js';
+
+/** Whose account a call is for: an agent's identity (AgentIdentity), of which only the account counts here. */
+type AgentIdentity = { accountId: string };
 
 const id = (value: string | undefined) => (value === undefined ? undefined : exchangeId(value));
 
