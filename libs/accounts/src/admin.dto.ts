@@ -1,7 +1,7 @@
 import { ArrayUnique, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { AGENT_SCOPES, type AgentScope } from '#libs/config';
 import { IsHttpBaseUrl } from './http-url.js';
-import { JSONSchema } from 'class-validator-jsonschema';
 
 const url = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 

@@ -17,7 +17,7 @@ export function httpBaseUrlProblem(value: unknown, keyField: string): string | u
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must start with http:// or https://, not ${url.protocol}`;
   if (url.username !== '' || url.password !== '') return `must hold no user:password (the key goes in ${keyField})`;
-  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) return 'must have no query or fragment: the call’s path is appended to it';
+  if (/[?#]/.test(value)) return 'must have no query or fragment: the call’s path is appended to it';
   return undefined;
 }
 

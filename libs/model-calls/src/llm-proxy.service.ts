@@ -190,10 +190,6 @@ function failureOf(
 /** Why reading the answer stopped: the gateway's own limit, or what the call tells. */
 const whyStopped = (call: UpstreamCall, error: unknown): StopReason => (error instanceof AnswerTooLarge ? 'too_large' : call.whyStopped(error));
 
-/**
- * A segment of the path (before its query) that would climb out of the provider's base path once resolved: `.`, `..`,
- * or one that decodes to either or to a slash. Undefined when there is none.
- */
 /** The methods of a provider's REST API; TRACE, CONNECT or OPTIONS would go out with the account's key for nothing. */
 const FORWARDED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -206,6 +202,10 @@ function decodedUrl(url: string): string {
   }
 }
 
+/**
+ * A segment of the path (before its query) that would climb out of the provider's base path once resolved: `.`, `..`,
+ * or one that decodes to either or to a slash. Undefined when there is none.
+ */
 function climbingSegment(path: string): string | undefined {
   for (const segment of path.split('?')[0].split('/')) {
     let decoded: string;

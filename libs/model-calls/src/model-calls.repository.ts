@@ -104,7 +104,10 @@ export class ModelCallsRepository {
   async appendSpans(accountId: string, calls: NewModelCall[]): Promise<{ stored: number; duplicates: number }> {
     // The first copy of a span stands, as it does for the span's decision (span-decision.ts).
     const byId = new Map<string, NewModelCall>();
-    for (const call of calls) if (!byId.has(`${call.traceId}/${call.spanId}`)) byId.set(`${call.traceId}/${call.spanId}`, call);
+    for (const call of calls) {
+      const key = `${call.traceId}/${call.spanId}`;
+      if (!byId.has(key)) byId.set(key, call);
+    }
     const unique = [...byId.values()];
     const prepared = new Map(unique.map((call) => [call, prepareRow(call)]));
     let last: Placement | undefined;

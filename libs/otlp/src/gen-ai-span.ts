@@ -1,6 +1,6 @@
-import { isStorableText } from '#libs/common';
 import { attributeBytes, attributeJson } from './attribute-json.js';
 import type { AttributeValue, Attributes, OtlpSpan } from './otlp-span.js';
+import { weexRuleBroken } from './span-decision.js';
 
 /** What a span that records a model call says about it, in the conventions' words (docs/model-calls.md maps them). */
 export interface GenAiCall {
@@ -124,10 +124,10 @@ function text(a: Attributes, keys: string[]): string | null {
   return null;
 }
 
-/** A weex.* text the call keeps beside it, when its decision could take it: within the limit, storable; else null. */
-function weexText(a: Attributes, key: string, limit: number): string | null {
+/** A weex.* text the call keeps beside it, when its decision takes it (span-decision.ts); else null. */
+function weexText(a: Attributes, key: 'weex.stage' | 'weex.explanation', limit: number): string | null {
   const value = text(a, [key]);
-  return value !== null && attributeBytes(value, limit) <= limit && isStorableText(value) ? value : null;
+  return value !== null && weexRuleBroken(key, value, limit) === undefined ? value : null;
 }
 
 /** The first of `keys` that holds a token count (an int, or a double that is one: some SDKs send floats). */

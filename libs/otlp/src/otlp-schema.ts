@@ -54,7 +54,6 @@ const root = protobuf.parse(SCHEMA).root.resolveAll();
 
 export const OtlpMessages = {
   request: root.lookupType('otlp.ExportTraceServiceRequest'),
-  span: root.lookupType('otlp.Span'),
   response: root.lookupType('otlp.ExportTraceServiceResponse'),
   status: root.lookupType('otlp.RpcStatus'),
 };

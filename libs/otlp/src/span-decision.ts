@@ -35,7 +35,7 @@ export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecisi
   for (const key of KEYS) {
     const value = a.get(key);
     if (value === undefined) continue;
-    const refused = ruleBroken(key, value, attributeLimit);
+    const refused = weexRuleBroken(key, value, attributeLimit);
     if (refused !== undefined) decision.refused ??= refused;
     else if (key === 'weex.stage') decision.stage = value as string;
     else if (key === 'weex.explanation') decision.explanation = value as string;
@@ -44,7 +44,7 @@ export function spanDecision(span: OtlpSpan, attributeLimit: number): SpanDecisi
 }
 
 /** The rule a weex.* value breaks (its type, its size, or text PostgreSQL cannot store); undefined when none. */
-function ruleBroken(key: (typeof KEYS)[number], value: AttributeValue, attributeLimit: number): string | undefined {
+export function weexRuleBroken(key: (typeof KEYS)[number], value: AttributeValue, attributeLimit: number): string | undefined {
   if (key === 'weex.order_id') {
     const why = orderIdRule(value);
     if (why) return why;
