@@ -122,6 +122,41 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
       body: Buffer.from([1]),
     });
     expect(elsewhere.status).toBe(415);
+    // JSON is UTF-8: another charset is refused by name, here and on every route, rather than read as UTF-8.
+    const latin1 = await post(jsonExport([jsonSpan()]), { 'content-type': 'application/json; charset=latin1' });
+    expect([latin1.status, JSON.parse(latin1.bytes.toString()).message]).toEqual([
+      415,
+      'UNSUPPORTED_CHARSET: Content-Type\'s charset must be utf-8, not "latin1": JSON is UTF-8 (RFC 8259)',
+    ]);
+    expect((await post(jsonExport([jsonSpan()]), { 'content-type': 'application/json; charset="UTF-8"' })).status).toBe(200);
+    const log = await fetch(`${suite.harness.apiUrl}/v1/ai-logs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: '{}',
+    });
+    expect([log.status, await log.json()]).toMatchObject([415, { code: 'UNSUPPORTED_CHARSET', message: expect.stringContaining('"iso-8859-1"') }]);
+  });
+
+  it('answers a path or method under /otlp that it does not take with 404 or 405, as Status, before reading the body', async () => {
+    const to = (path: string, method: string, headers: Record<string, string>) =>
+      fetch(`${suite.harness.apiUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${KEY}`, ...headers },
+        body: method === 'GET' ? undefined : Buffer.from([1]),
+      });
+    const logs = await to('/otlp/v1/logs', 'POST', { 'content-type': 'application/x-protobuf' });
+    expect([logs.status, logs.headers.get('content-type'), status(Buffer.from(await logs.arrayBuffer()))]).toEqual([
+      404,
+      'application/x-protobuf',
+      { code: 5, message: 'NOT_FOUND: no OTLP receiver at /otlp/v1/logs: only traces are taken, at /otlp/v1/traces' },
+    ]);
+    const put = await to('/otlp/v1/traces', 'PUT', { 'content-type': 'application/json' });
+    expect([put.status, put.headers.get('allow'), await put.json()]).toEqual([
+      405,
+      'POST',
+      { code: 12, message: 'METHOD_NOT_ALLOWED: /otlp/v1/traces takes POST, not PUT' },
+    ]);
+    expect((await to('/otlp/v1/traces', 'GET', {})).status).toBe(405);
   });
 
   it('names the header or query value it refuses in the Status', async () => {
@@ -325,12 +360,22 @@ describe('OTLP/HTTP receiver: hostile and broken exports', () => {
         /^OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in binary protobuf: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[0\]\.value\.arrayValue.*\.\.\. nests more than 64 messages deep$/,
       ),
     ]);
-    const json = await postJson(
-      `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":${'{"arrayValue":{"values":['.repeat(100)}{}${']}}'.repeat(100)}}]}]}]}]}`,
-    );
+    // JSON counts messages as protobuf does, naming where; text nested past any request is refused before parsing.
+    const jsonNested = (levels: number) =>
+      postJson(
+        `{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"k","value":${'{"arrayValue":{"values":['.repeat(levels)}{}${']}}'.repeat(levels)}}]}]}]}]}`,
+      );
+    const json = await jsonNested(31);
     expect([json.status, json.json.message]).toEqual([
       400,
-      'OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON (JSON nests deeper than 64 levels)',
+      expect.stringMatching(
+        /^OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[0\]\.value\.arrayValue.*\.\.\. nests more than 64 messages deep$/,
+      ),
+    ]);
+    const deeper = await jsonNested(100);
+    expect([deeper.status, deeper.json.message]).toEqual([
+      400,
+      'OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON (JSON nests deeper than 130 levels)',
     ]);
   });
 

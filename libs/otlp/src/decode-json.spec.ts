@@ -54,8 +54,25 @@ describe('OTLP JSON', () => {
     );
     expect(refusal(`{"unread":[${'1,'.repeat(2_000)}1]}`)).toMatch(/^400 OTLP_TOO_MANY_VALUES: /);
     expect(refusal(`{"resourceSpans":[${'{},'.repeat(400)}{}]}`)).toBeUndefined();
-    expect(refusal(`{"unread":${'['.repeat(65)}${']'.repeat(65)}}`)).toBe(
-      '400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON (JSON nests deeper than 64 levels)',
+    expect(refusal(`{"unread":${'['.repeat(130)}${']'.repeat(130)}}`)).toBe(
+      '400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: it is not JSON (JSON nests deeper than 130 levels)',
     );
+  });
+
+  it('refuses values nested deeper than 64 messages, naming where, as binary protobuf does', () => {
+    const request = (value: unknown) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ attributes: [{ key: 'k', value }] }] }] }] });
+    const nested = (levels: number, kind: 'arrayValue' | 'kvlistValue') => {
+      let value: unknown = { stringValue: 'x' };
+      for (let i = 0; i < levels; i++) value = kind === 'arrayValue' ? { arrayValue: { values: [value] } } : { kvlistValue: { values: [{ key: 'k', value }] } };
+      return request(value);
+    };
+    // The attribute's AnyValue is 5 messages deep; each array adds 2 (ArrayValue, AnyValue), each kvlist 3.
+    expect(refusal(nested(29, 'arrayValue'))).toBeUndefined();
+    expect(refusal(nested(30, 'arrayValue'))).toMatch(/nests more than 64 messages deep$/);
+    expect(refusal(nested(31, 'arrayValue'))).toBe(
+      '400 OTLP_UNDECODABLE: the body is not an ExportTraceServiceRequest in JSON: resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[0].arrayValue.values[0].arrayValue.values[... nests more than 64 messages deep',
+    );
+    expect(refusal(nested(19, 'kvlistValue'))).toBeUndefined();
+    expect(refusal(nested(20, 'kvlistValue'))).toMatch(/^400 OTLP_UNDECODABLE: .*kvlistValue.* nests more than 64 messages deep$/);
   });
 });

@@ -2,12 +2,18 @@ import { LosslessNumber } from 'lossless-json';
 import { JsonLimitError, parseJson } from '#libs/common';
 import { MAX_NESTING, tooManySpans } from './decode-protobuf.js';
 import { OtlpRequestError } from './otlp-request.error.js';
-import { tooManyValues } from './scan-protobuf.js';
+import { nestsTooDeep, tooManyValues } from './scan-protobuf.js';
 import type { AttributeValue, Attributes, DecodeLimits, OtlpSpan } from './otlp-span.js';
 
 type Json = Record<string, unknown>;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const UINT64_MAX = (1n << 64n) - 1n;
+/**
+ * JSON levels the parser may recurse through: a message is an object, in an array when repeated, and the deepest may
+ * hold an empty array, so no request within MAX_NESTING messages nests deeper. The messages themselves are counted as
+ * the reader goes, as in protobuf, so that both encodings refuse the same requests, naming where.
+ */
+const JSON_LEVELS = 2 * MAX_NESTING + 2;
 
 /**
  * Decodes an ExportTraceServiceRequest in OTLP's JSON encoding (proto3's JSON mapping, but trace and span ids in hex
@@ -18,7 +24,7 @@ export function decodeJsonTraces(body: Buffer, limits: DecodeLimits): OtlpSpan[]
   let request: unknown;
   try {
     const text = strictUtf8.decode(body);
-    request = text.trim() === '' ? {} : parseJson(text, MAX_NESTING, limits.maxValues);
+    request = text.trim() === '' ? {} : parseJson(text, JSON_LEVELS, limits.maxValues);
   } catch (error) {
     if (error instanceof JsonLimitError && error.limit === 'values') throw tooManyValues(limits.maxValues);
     const why =
@@ -38,13 +44,16 @@ export function decodeJsonTraces(body: Buffer, limits: DecodeLimits): OtlpSpan[]
     const resourcePath = `resourceSpans[${i}].resource`;
     const resourceObject = (r as Json).resource;
     const resource =
-      resourceObject === undefined || resourceObject === null ? new Map() : reader.attributes(reader.object(resourceObject, resourcePath), resourcePath);
+      resourceObject === undefined || resourceObject === null ? new Map() : reader.attributes(reader.object(resourceObject, resourcePath), resourcePath, 2);
     scopes[i].forEach((s, j) => {
       reader.list(s as Json, 'spans', '').forEach((span, k) => spans.push(reader.span(span, `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`, resource)));
     });
   });
   return spans;
 }
+
+/** How deep a span is: the request, its ResourceSpans, ScopeSpans, then the Span. */
+const SPAN_DEPTH = 3;
 
 class JsonReader {
   span(value: unknown, path: string, resource: Attributes): OtlpSpan {
@@ -58,13 +67,13 @@ class JsonReader {
       kind: this.int32(span.kind, `${path}.kind`),
       startTimeUnixNano: this.uint64(span.startTimeUnixNano, `${path}.startTimeUnixNano`),
       endTimeUnixNano: this.uint64(span.endTimeUnixNano, `${path}.endTimeUnixNano`),
-      attributes: this.attributes(span, path),
+      attributes: this.attributes(span, path, SPAN_DEPTH),
       events: this.list(span, 'events', path).map((e, i) => {
         const event = this.object(e, `${path}.events[${i}]`);
         return {
           name: this.string(event.name, `${path}.events[${i}].name`),
           timeUnixNano: this.uint64(event.timeUnixNano, `${path}.events[${i}].timeUnixNano`),
-          attributes: this.attributes(event, `${path}.events[${i}]`),
+          attributes: this.attributes(event, `${path}.events[${i}]`, SPAN_DEPTH + 1),
         };
       }),
       statusCode: this.int32(status.code, `${path}.status.code`),
@@ -73,18 +82,20 @@ class JsonReader {
     };
   }
 
-  /** `attributes` (or a kvlist's `values`) of `holder`: [{ key, value: AnyValue }]. */
-  attributes(holder: Json, path: string, field = 'attributes'): Attributes {
+  /** `attributes` (or a kvlist's `values`) of `holder`, a message `depth` deep: [{ key, value: AnyValue }]. */
+  attributes(holder: Json, path: string, depth: number, field = 'attributes'): Attributes {
     const attributes: Attributes = new Map();
     this.list(holder, field, path).forEach((item, i) => {
       const kv = this.object(item, `${path}.${field}[${i}]`);
-      attributes.set(this.string(kv.key, `${path}.${field}[${i}].key`), this.anyValue(kv.value, `${path}.${field}[${i}].value`));
+      attributes.set(this.string(kv.key, `${path}.${field}[${i}].key`), this.anyValue(kv.value, `${path}.${field}[${i}].value`, depth + 2));
     });
     return attributes;
   }
 
-  anyValue(value: unknown, path: string): AttributeValue {
+  /** An AnyValue, `depth` messages deep (the request is 0): arrays and kvlists are where a request can nest. */
+  anyValue(value: unknown, path: string, depth: number): AttributeValue {
     if (value === undefined || value === null) return null;
+    if (depth > MAX_NESTING) throw nestsTooDeep(path, MAX_NESTING, 'JSON');
     const v = this.object(value, path);
     if (v.stringValue !== undefined) return this.string(v.stringValue, `${path}.stringValue`);
     if (v.boolValue !== undefined) {
@@ -93,11 +104,14 @@ class JsonReader {
     }
     if (v.intValue !== undefined) return this.int64(v.intValue, `${path}.intValue`);
     if (v.doubleValue !== undefined) return this.double(v.doubleValue, `${path}.doubleValue`);
+    if ((v.arrayValue ?? v.kvlistValue) !== undefined && depth + 1 > MAX_NESTING) {
+      throw nestsTooDeep(`${path}.${v.arrayValue !== undefined ? 'arrayValue' : 'kvlistValue'}`, MAX_NESTING, 'JSON');
+    }
     if (v.arrayValue !== undefined) {
       const array = this.object(v.arrayValue, `${path}.arrayValue`);
-      return this.list(array, 'values', `${path}.arrayValue`).map((item, i) => this.anyValue(item, `${path}.arrayValue.values[${i}]`));
+      return this.list(array, 'values', `${path}.arrayValue`).map((item, i) => this.anyValue(item, `${path}.arrayValue.values[${i}]`, depth + 2));
     }
-    if (v.kvlistValue !== undefined) return this.attributes(this.object(v.kvlistValue, `${path}.kvlistValue`), `${path}.kvlistValue`, 'values');
+    if (v.kvlistValue !== undefined) return this.attributes(this.object(v.kvlistValue, `${path}.kvlistValue`), `${path}.kvlistValue`, depth + 1, 'values');
     if (v.bytesValue !== undefined) {
       const text = this.string(v.bytesValue, `${path}.bytesValue`);
       if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) throw this.wrong(`${path}.bytesValue`, 'base64');

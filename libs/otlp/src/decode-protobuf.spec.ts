@@ -18,8 +18,9 @@ message Span {
 }
 message Link { bytes trace_id = 1; bytes span_id = 2; }
 message KeyValue { string key = 1; AnyValue value = 2; }
-message AnyValue { oneof value { string string_value = 1; int64 int_value = 3; ArrayValue array_value = 5; } }
+message AnyValue { oneof value { string string_value = 1; int64 int_value = 3; ArrayValue array_value = 5; KeyValueList kvlist_value = 6; } }
 message ArrayValue { repeated AnyValue values = 1; }
+message KeyValueList { repeated KeyValue values = 1; }
 `).root;
 const Request = root.lookupType('Request');
 
@@ -108,6 +109,17 @@ describe('OTLP protobuf', () => {
     expect(refusal(encode([span('chat', [{ key: 'k', value }])]))).toBe(
       `${PREFIX}resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[0].arrayValue.values[0].arrayValue.values[... nests more than 64 messages deep`,
     );
+  });
+
+  it('draws the nesting line where JSON does: 29 arrays or 19 kvlists in an attribute, not one more', () => {
+    const nested = (levels: number, kind: 'arrayValue' | 'kvlistValue') => {
+      let value: unknown = { stringValue: 'x' };
+      for (let i = 0; i < levels; i++) value = kind === 'arrayValue' ? { arrayValue: { values: [value] } } : { kvlistValue: { values: [{ key: 'k', value }] } };
+      return refusal(encode([span('chat', [{ key: 'k', value }])]));
+    };
+    expect([nested(29, 'arrayValue'), nested(19, 'kvlistValue')]).toEqual(['decoded', 'decoded']);
+    expect(nested(30, 'arrayValue')).toMatch(/nests more than 64 messages deep$/);
+    expect(nested(20, 'kvlistValue')).toMatch(/nests more than 64 messages deep$/);
   });
 
   it('counts every field of the request against maxValues, before building any', () => {

@@ -55,7 +55,7 @@ export function encodeExportResponse(encoding: OtlpEncoding, partial?: PartialSu
 }
 
 /** gRPC's code for an HTTP status, for Status.code (which OTLP clients may log; the HTTP status is what they act on). */
-const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 408: 4, 413: 8, 415: 3, 429: 8, 500: 13, 502: 14, 503: 14, 504: 4 };
+const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 405: 12, 408: 4, 413: 8, 415: 3, 429: 8, 500: 13, 502: 14, 503: 14, 504: 4 };
 
 /** google.rpc.Status, the body of every OTLP/HTTP 4xx and 5xx. */
 export function encodeStatus(encoding: OtlpEncoding, httpStatus: number, message: string): Buffer {

@@ -76,7 +76,7 @@ class WireScanner {
 
   /** Scans fields up to `end` (or to the end-group tag of `group`) as fields of `type` (null: unknown, skipped). */
   message(type: protobuf.Type | null, end: number, where: Where, depth: number, group?: number): void {
-    if (depth > this.limits.maxDepth) throw undecodable(`${shortened(String(where))} nests more than ${this.limits.maxDepth} messages deep`);
+    if (depth > this.limits.maxDepth) throw nestsTooDeep(String(where), this.limits.maxDepth, 'binary protobuf');
     const plan = type ? planOf(type) : undefined;
     let counts: Map<number, number> | undefined;
     while (this.pos < end) {
@@ -141,6 +141,12 @@ class WireScanner {
 
 /** A path too long to read whole (deep nesting) keeps its start, which says where in the request it is. */
 const shortened = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}...` : path);
+/** What both encodings say of a value nested deeper than `max` messages (the request being 0), at `path`. */
+export const nestsTooDeep = (path: string, max: number, encoding: 'JSON' | 'binary protobuf'): OtlpRequestError =>
+  new OtlpRequestError(
+    'OTLP_UNDECODABLE',
+    `the body is not an ExportTraceServiceRequest in ${encoding}: ${shortened(path)} nests more than ${max} messages deep`,
+  );
 const undecodable = (why: string) => new OtlpRequestError('OTLP_UNDECODABLE', `the body is not an ExportTraceServiceRequest in binary protobuf: ${why}`);
 const cutShort = (at: Where) => undecodable(`${at} runs past the end of the message that holds it (the body is cut short or a length is wrong)`);
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, Injectable, NotFoundException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { GatewayConfig } from '#libs/config';
@@ -7,6 +7,7 @@ import { sendOtlpStatus } from './otlp-status.js';
 
 /** Where the OTLP/HTTP receiver is mounted: `OTEL_EXPORTER_OTLP_ENDPOINT=<gateway>/otlp`. */
 export const OTLP_PREFIX = '/otlp/';
+const TRACES = `${OTLP_PREFIX}v1/traces`;
 
 /**
  * Gives the OTLP routes their body limit (OTLP_BODY_LIMIT_BYTES) and an error handler of their own, for what fails
@@ -22,6 +23,18 @@ export class OtlpRoutes {
       if (!route.url.startsWith(OTLP_PREFIX)) return;
       route.bodyLimit = config.otlpBodyLimitBytes;
       route.errorHandler = (error, request, reply) => sendOtlpStatus(errors, error, request, reply, config.otlpBodyLimitBytes);
+    });
+    // A path or method under /otlp that no route takes is answered as a Status before its body is read (reading it
+    // would make it a 415 about its Content-Type): an exporter of metrics or logs learns that only traces come here.
+    fastify?.addHook('onRequest', (request, reply, done) => {
+      if (!request.is404 || !request.url.startsWith(OTLP_PREFIX)) return done();
+      const path = request.url.split('?')[0];
+      if (path === TRACES) reply.header('allow', 'POST');
+      const error =
+        path === TRACES
+          ? new HttpException({ code: 'METHOD_NOT_ALLOWED', message: `${TRACES} takes POST, not ${request.method}` }, 405)
+          : new NotFoundException({ code: 'NOT_FOUND', message: `no OTLP receiver at ${path.slice(0, 200)}: only traces are taken, at ${TRACES}` });
+      sendOtlpStatus(errors, error, request, reply, config.otlpBodyLimitBytes);
     });
   }
 }

@@ -18,7 +18,7 @@ export function sendOtlpStatus(errors: HttpExceptionFilter, exception: unknown, 
     body.code === 'PAYLOAD_TOO_LARGE'
       ? `OTLP_BODY_TOO_LARGE: the body is larger than OTLP_BODY_LIMIT_BYTES (${bodyLimit} bytes): export smaller batches`
       : body.statusCode === 415
-        ? `${body.code}: ${body.code === 'OTLP_UNSUPPORTED_ENCODING' && typeof own === 'string' ? own : OTLP_MEDIA_TYPES}`
+        ? `${body.code}: ${body.code === 'UNSUPPORTED_MEDIA_TYPE' ? OTLP_MEDIA_TYPES : typeof own === 'string' ? own : body.message}`
         : `${body.code}: ${body.errors?.map((e) => e.message).join('; ') ?? body.message}`;
   const retryAfterS = (exception as { retryAfterS?: unknown } | undefined)?.retryAfterS;
   if (typeof retryAfterS === 'number') reply.header('retry-after', String(retryAfterS));
