@@ -28,6 +28,7 @@ const SCENARIOS = {
   llm: './scenarios/llm-proxy.mjs',
   otlp: './scenarios/otlp.mjs',
   'otlp-decisions': './scenarios/otlp-decisions.mjs',
+  'otlp-decode': './scenarios/otlp-decode.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 
