@@ -115,6 +115,8 @@ export async function configureHttpApp(app: NestFastifyApplication | INestApplic
     else void budget.wait(bytes).then(start);
   };
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    const refusal = charsetRefusal(request.headers['content-type']);
+    if (refusal !== undefined) return done(Object.assign(new Error(refusal), { statusCode: 415, code: 'UNSUPPORTED_CHARSET' }), undefined);
     withinBudget(request, raw as Buffer, done, () => {
       if ((request as unknown as { [WANTS_RAW]: boolean })[WANTS_RAW]) done(null, raw);
       else parseBody(request, raw as Buffer, done);
@@ -152,6 +154,16 @@ export function unreadableUrlText(request: FastifyRequest): FieldError | undefin
   const { '*': rest, ...params } = (request.params ?? {}) as Record<string, unknown>;
   const named = rest === undefined ? params : { ...params, path: rest };
   return badlyEncodedQuery(request.url) ?? findUnstorableText(named, '') ?? findUnstorableText(request.query, '');
+}
+
+/**
+ * Why a JSON body's declared charset is refused, or undefined when it is UTF-8 or not given: JSON is UTF-8 (RFC 8259),
+ * and reading Latin-1 bytes as UTF-8 could turn them into other characters without an error.
+ */
+function charsetRefusal(contentType: string | undefined): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  return `Content-Type's charset must be utf-8, not ${JSON.stringify(charset.slice(0, 40))}: JSON is UTF-8 (RFC 8259)`;
 }
 
 /** Decodes and parses a JSON body (see configureHttpApp). */

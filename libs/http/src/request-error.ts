@@ -18,7 +18,7 @@ export function requestErrorBody(error: unknown, requestId: string): ErrorBody |
   const { statusCode, code, message } = (error ?? {}) as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof statusCode !== 'number' || statusCode < 400 || statusCode > 499) return undefined;
   const name = typeof code === 'string' ? (CODES[code] ?? (code.startsWith('FST_') ? 'BAD_REQUEST' : code)) : 'BAD_REQUEST';
-  const said = statusCode === 415 ? UNSUPPORTED_MEDIA_TYPE : String(message ?? 'Bad request');
+  const said = name === 'UNSUPPORTED_MEDIA_TYPE' ? UNSUPPORTED_MEDIA_TYPE : String(message ?? 'Bad request');
   return { statusCode, code: name, message: said, requestId };
 }
 
