@@ -213,6 +213,10 @@ describe('model providers per account, and the gateway failing on the way to one
     // One call went out (and came back refused); the refused one was never made, so it is not recorded.
     const { data } = await json(await request('/v1/model-calls', key));
     expect(data.map((c: { httpStatus: number }) => c.httpStatus)).toEqual([508]);
+    // With a provider key that is no agent key, the loop is named too, not answered as a 401 about that key.
+    expect((await admin('/admin/accounts/team-loop/llm-upstream', 'PUT', { baseUrl: self, apiKey: 'sk-not-an-agent-key' })).status).toBe(200);
+    const again = await chat(key);
+    expect([again.status, (await json(again)).code]).toEqual([508, 'LLM_UPSTREAM_LOOP']);
   });
 
   it('reads a call only with a key that reads the account, and names a bad cursor', async () => {

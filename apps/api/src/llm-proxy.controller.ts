@@ -1,10 +1,10 @@
-import { All, Controller, Req, Res } from '@nestjs/common';
+import { All, Controller, Req, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { DisconnectSignal, RAW_BODY } from '#libs/http';
-import { LLM_PROXY_PREFIX, LlmProxyService } from '#libs/model-calls';
+import { GatewayHopGuard, LLM_PROXY_PREFIX, LlmProxyService } from '#libs/model-calls';
 import { AgentApi } from './controller-kinds.js';
 
 /**
@@ -17,6 +17,8 @@ import { AgentApi } from './controller-kinds.js';
  */
 @Controller(LLM_PROXY_PREFIX.slice(1))
 @AgentApi('Model calls', 'logs:write')
+// Below AgentApi, so that it runs before the key check (class decorators apply from the bottom up).
+@UseGuards(GatewayHopGuard)
 @ApiExcludeController()
 export class LlmProxyController {
   constructor(private readonly proxy: LlmProxyService) {}

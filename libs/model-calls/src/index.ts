@@ -1,4 +1,5 @@
 export * from './answer-facts.js';
+export * from './gateway-hop.guard.js';
 export * from './llm-gateway.exception.js';
 export * from './llm-proxy.service.js';
 export * from './model-call-chain.js';

@@ -13,7 +13,7 @@ import { AnswerTooLarge, ModelCallDraft, utf8Text } from './model-call-draft.js'
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { SseRelay } from './sse-relay.js';
 import { headerText } from './upstream-body.js';
-import { answerHeaders, callUpstream, GATEWAY_HOP, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
+import { answerHeaders, callUpstream, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
 
 /** Where the proxy is mounted: an OpenAI client's `base_url` is the gateway's URL followed by this. */
 export const LLM_PROXY_PREFIX = '/llm/openai/v1';
@@ -50,9 +50,6 @@ export class LlmProxyService implements OnApplicationShutdown {
     if (!FORWARDED_METHODS.includes(request.method)) {
       reply.header('allow', FORWARDED_METHODS.join(', '));
       throw new HttpException({ code: 'METHOD_NOT_ALLOWED', message: `the proxy forwards ${FORWARDED_METHODS.join(', ')}, not ${request.method}` }, 405);
-    }
-    if (request.headers[GATEWAY_HOP] !== undefined) {
-      throw new LlmGatewayException('LLM_UPSTREAM_LOOP', "this call came from a gateway: the account's provider URL leads back to a gateway");
     }
     const key = bearerToken(request.headers.authorization);
     if (key !== undefined && decodedUrl(request.path).includes(key)) {
