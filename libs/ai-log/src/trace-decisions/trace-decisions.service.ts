@@ -10,6 +10,7 @@ import { type FieldError, ValidationFailedException, validateBody } from '#libs/
 import { type Accepted, AiLogService, type KeyedAnswer } from '../ai-log.service.js';
 import { CreateAiLogDto, MAX_MODEL_CALLS } from '../create-ai-log.dto.js';
 import { LogNotStorableException } from '../log-not-storable.exception.js';
+import { readOrderId } from '../order-id.js';
 import { DEFAULT_DECISION_PAGE, type DecisionStatus, type ListTraceDecisionsQueryDto } from './trace-decisions-query.dto.js';
 import { type DecisionCursor, type DecisionRow, type Outcome, type StoredDecision, TraceDecisionsRepository } from './trace-decisions.repository.js';
 
@@ -285,12 +286,18 @@ const sameValues = (a: DecisionRow, b: DecisionRow) => a.orderId === b.orderId &
 /** A refused decision's values are listed, not used: each is cut to SHOWN_UNITS and made text PostgreSQL can store. */
 function rowOf(decision: SpanDecision, error: string | undefined): DecisionRow {
   const { traceId, spanId, orderId, stage, explanation } = decision;
-  if (error === undefined) return { traceId, spanId, orderId, stage, explanation, error: null };
+  // A valid order id is kept as its canonical digits, so that "05" sent again as "5" (or an int 5) is the same decision.
+  if (error === undefined) return { traceId, spanId, orderId: canonical(orderId), stage, explanation, error: null };
   const shown = (text: string | null) => (text === null ? null : storable(fit(text, SHOWN_UNITS)));
   return { traceId, spanId, orderId: shown(orderId)!, stage: shown(stage), explanation: shown(explanation), error };
 }
 
 const SHOWN_UNITS = 1_000;
+
+function canonical(orderId: string): string {
+  const read = readOrderId(orderId);
+  return 'digits' in read ? read.digits : orderId;
+}
 
 /** Text with U+0000 or a lone surrogate, escaped as JSON escapes it. */
 const storable = (text: string) => (isStorableText(text) ? text : JSON.stringify(text).slice(1, -1));
