@@ -181,6 +181,9 @@ describe('admin: queue, logs, retries, pauses, account status', () => {
       const allowlist = await list(`accountId=${ACCOUNT}&error=AI-LOG%20ALLOWLIST&limit=500`);
       expect(idsOf(allowlist.data)).toEqual(idsOf(fixtures.filter((f) => f.lastError?.includes('allowlist'))));
       expect(allowlist.data.length).toBeGreaterThan(0);
+      // What is typed is the text looked for: `%` and `_` match themselves, not any text.
+      expect((await list(`accountId=${ACCOUNT}&error=%25&limit=500`)).data).toEqual([]);
+      expect((await list(`accountId=${ACCOUNT}&error=_&limit=500`)).data).toEqual([]);
 
       const otherAccount = await list('accountId=default&limit=500');
       expect(otherAccount.data.every((l: { accountId: string }) => l.accountId === 'default')).toBe(true);

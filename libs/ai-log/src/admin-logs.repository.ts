@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AiLogStatus, type Prisma, PrismaService } from '#libs/database';
+import { type AiLogStatus, likeLiteral, type Prisma, PrismaService } from '#libs/database';
 import type { AiLogWithAttempts } from './ai-log.repository.js';
 
 /** Which logs an admin list shows; every field narrows it. */
@@ -60,7 +60,7 @@ export class AdminLogsRepository {
       status: filter.statuses ? { in: filter.statuses } : undefined,
       accountId: filter.accountId,
       receivedAt: { gte: filter.receivedFrom, lt: filter.receivedBefore },
-      lastError: filter.errorContains === undefined ? undefined : { contains: filter.errorContains, mode: 'insensitive' },
+      lastError: filter.errorContains === undefined ? undefined : { contains: likeLiteral(filter.errorContains), mode: 'insensitive' },
       model: filter.model,
       stage: filter.stage,
       orderId: filter.orderId,
@@ -108,6 +108,3 @@ export class AdminLogsRepository {
     return rows;
   }
 }
-
-/** Prisma passes `contains` into ILIKE as it is: escaped here, a `%` or `_` the user typed is that character. */
-const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, '\\$&');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { canonicalReceiptPieces, GENESIS_HASH, storableText } from '#libs/audit-chain';
-import { type AiLog, AiLogStatus, type Column, Prisma, PrismaService, type UploadAttempt } from '#libs/database';
+import { type AiLog, AiLogStatus, type Column, likeLiteral, Prisma, PrismaService, type UploadAttempt } from '#libs/database';
 
 export interface AttemptRecord {
   target: 'simulator' | 'exchange';
@@ -213,7 +213,7 @@ export class AiLogRepository {
         id,
         accountId,
         receivedAt: { gte: receivedFrom, lt: receivedBefore },
-        lastError: errorContains === undefined ? undefined : { contains: errorContains, mode: 'insensitive' },
+        lastError: errorContains === undefined ? undefined : { contains: likeLiteral(errorContains), mode: 'insensitive' },
       },
       data: { status: AiLogStatus.queued, nextAttemptAt: new Date(), retriedAt: new Date(), claimedUntil: null },
       select: { id: true, accountId: true },

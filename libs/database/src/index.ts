@@ -6,6 +6,7 @@ export * from './prepare-database.js';
 export * from './prisma.service.js';
 export * from './sql-pool.js';
 export * from './migrator.js';
+export * from './like-literal.js';
 export type * from './columns.js';
 export { AiLogStatus, Prisma } from './generated/client.js';
 export type { AiLog, UploadAttempt, Account, AgentKey, AuditCheck, AuditCheckpoint, AuditWitness, ModelCall, TraceDecision } from './generated/client.js';
