@@ -241,6 +241,12 @@ describe('the console (/console, headless Chromium)', () => {
     await page.getByRole('button', { name: 'Pause uploads' }).press('Enter');
     await page.locator('#main strong', { hasText: 'paused' }).waitFor();
     expect((await suite.db.query('SELECT uploads_paused_at FROM accounts WHERE id = $1', ['team-c'])).rows[0].uploads_paused_at).not.toBeNull();
+    // The chain's verdict agrees with its state: before the worker's first check of team C, no verdict.
+    const chain = page.locator('#chain-check');
+    await chain.waitFor();
+    const verdicts = { unchecked: /^The chain is not checked yet: a worker checks /, ok: /^The chain holds up: verified up to seq 1 of 1, checked / };
+    const state = (await chain.getAttribute('data-chain')) as keyof typeof verdicts;
+    expect(await chain.textContent()).toMatch(verdicts[state]);
     await page.screenshot({ path: join(SHOTS, 'health.png'), fullPage: true });
     await page.getByRole('button', { name: 'Resume uploads' }).press('Enter');
     await page.locator('#main strong', { hasText: 'running' }).waitFor();

@@ -4,6 +4,7 @@ import { LogText } from './log-text';
 import { logHref } from './route';
 import { StatusCounts } from './status-counts';
 import type { AccountStatus } from './types';
+import { WeightBudget } from './weight-budget';
 
 /** An account's upload health (GET /admin/accounts/:id/status, or a team's GET /v1/status); `actions` beside its state. */
 export function AccountStatusPanel({ status: s, actions }: { status: AccountStatus; actions?: ComponentChildren }) {
@@ -14,6 +15,7 @@ export function AccountStatusPanel({ status: s, actions }: { status: AccountStat
       </p>
       <StatusCounts counts={s.logs} />
       <p>Exchange clock offset: {s.clockOffsetMs === null ? 'not measured' : `${s.clockOffsetMs} ms`}.</p>
+      <WeightBudget status={s} />
       <h3>Evidence sync</h3>
       <ul>
         {s.evidenceSync.map((e) => (

@@ -21,6 +21,20 @@ const query = (params: Record<string, string | null>) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
     .join('&');
 
+/**
+ * The query of GET /v1/compliance/coverage for the last `days` days, or for the `from` and `to` of `query`; `limit`
+ * uncovered orders listed. Both ends are sent, `to` being now for the last N days: the server's now may be later,
+ * making the window too long.
+ */
+export function windowQuery(query: URLSearchParams, days: string | undefined, limit = 100): string {
+  const params = new URLSearchParams({ limit: String(limit) });
+  const to = Date.now();
+  if (days) params.set('from', String(to - Number(days) * 86_400_000));
+  if (days) params.set('to', String(to));
+  for (const name of ['from', 'to']) if (!days && query.get(name)) params.set(name, query.get(name)!);
+  return params.toString();
+}
+
 async function windowLogs(api: Client, from: string, to: string): Promise<{ logs: LogSummary[]; capped: boolean }> {
   const logs: LogSummary[] = [];
   let cursor: string | null = null;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from './context';
 import { CoverageChart } from './coverage-chart';
-import { countByModelStage, loadTimeline } from './coverage-data';
+import { countByModelStage, loadTimeline, windowQuery } from './coverage-data';
 import { fromUtcInput, utcInput, when } from './format';
 import { LogText } from './log-text';
 import { Refusal } from './refusal';
@@ -11,16 +11,6 @@ import { useFetch } from './use-fetch';
 
 /** The windows GET /v1/compliance/coverage takes: a number of days up to now (at most 90), or from and to. */
 const DAYS = ['1', '7', '30', '90'];
-
-/** Both ends sent, `to` being now for the last N days: the server's now may be later, making the window too long. */
-function windowQuery(query: URLSearchParams, days: string | undefined): string {
-  const params = new URLSearchParams({ limit: '100' });
-  const to = Date.now();
-  if (days) params.set('from', String(to - Number(days) * 86_400_000));
-  if (days) params.set('to', String(to));
-  for (const name of ['from', 'to']) if (!days && query.get(name)) params.set(name, query.get(name)!);
-  return params.toString();
-}
 
 /** Which orders lack a decision, what the decisions are, and both on one time axis. */
 export function CoverageView({ query }: { query: URLSearchParams }) {

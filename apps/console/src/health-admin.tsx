@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { AccountStatusPanel } from './account-status';
 import { ActionButton } from './action-button';
@@ -13,8 +14,8 @@ import { useFetch } from './use-fetch';
 
 const REFRESH_MS = 5000;
 
-/** The upload queue, the chosen account's state with pause and resume, and its agent keys. */
-export function AdminHealth() {
+/** The upload queue, the chosen account's state with pause and resume, `children`, then the account's agent keys. */
+export function AdminHealth({ children }: { children?: ComponentChildren }) {
   const { api } = useConsole();
   const account = encodeURIComponent(api.account!);
   const queue = useFetch(
@@ -76,6 +77,7 @@ export function AdminHealth() {
           />
         )}
       </section>
+      {children}
       <AgentKeys />
     </>
   );

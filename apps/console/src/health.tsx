@@ -1,6 +1,9 @@
 import { AccountStatusPanel } from './account-status';
+import { ChainStatus } from './chain-status';
 import { useConsole } from './context';
+import { CoverageGaps } from './coverage-gaps';
 import { AdminHealth } from './health-admin';
+import { JudgeKeys } from './judge-keys';
 import { Refusal } from './refusal';
 import { StatusCounts } from './status-counts';
 import { type AccountStatus, type LogPage, STATUSES } from './types';
@@ -10,13 +13,30 @@ import { useFetch } from './use-fetch';
 const COUNT_UP_TO = 500;
 const REFRESH_MS = 5000;
 
-/** Operators get the queue and the account's state with its actions, a team its account's state, a judge its logs by status. */
+/**
+ * Operators get the queue and the account's state with its actions, a team its account's state and its judge keys, a
+ * judge its logs by status; every role the coverage gaps and the audit chain with its witnesses.
+ */
 export function Health() {
   const { session } = useConsole();
+  const shared = (
+    <>
+      <CoverageGaps />
+      <ChainStatus />
+    </>
+  );
   return (
     <>
       <h1 tabIndex={-1}>Health</h1>
-      {session.role === 'admin' ? <AdminHealth /> : session.role === 'team' ? <TeamHealth /> : <AccountCounts />}
+      {session.role === 'admin' ? (
+        <AdminHealth>{shared}</AdminHealth>
+      ) : (
+        <>
+          {session.role === 'team' ? <TeamHealth /> : <AccountCounts />}
+          {shared}
+          {session.role === 'team' && <JudgeKeys />}
+        </>
+      )}
     </>
   );
 }

@@ -6,6 +6,17 @@ import { PinKey } from './pin-key';
 import { readPinnedKey } from './pinned-key';
 import { type Checked, checkProof, type KeySource, type WitnessCheck } from './proof';
 import { chainHash, differences, type Shown } from './proof-fields';
+import type { Role } from './types';
+
+/**
+ * Who can have a checkpoint signed sooner than the worker: POST /v1/audit/checkpoints takes a key with exchange:read as
+ * a bearer (it is no console action), which a judge's key is not.
+ */
+const SIGN_SOONER: Record<Role, string> = {
+  team: 'The worker signs one when the tree has grown; to sign one now, call POST /v1/audit/checkpoints with your agent key as a bearer (scope exchange:read).',
+  judge: 'The worker signs one when the tree has grown. Your key only reads and cannot sign one: if you need it sooner, ask the team to.',
+  admin: "The worker signs one when the tree has grown; the team's agent key (scope exchange:read) can sign one now with POST /v1/audit/checkpoints.",
+};
 
 /** The verdict the page states: the signatures' verdict, refused when a field shown differs from the proof's entry. */
 type Verdict = Checked;
@@ -45,7 +56,7 @@ function headline(verdict: Verdict): string {
  * no checkpoint covers the log, checked again after Retry-After.
  */
 export function ProofCheck({ shown }: { shown: Shown }) {
-  const { api } = useConsole();
+  const { api, session } = useConsole();
   const account = api.account ?? '';
   const [pinned, setPinned] = useState(() => readPinnedKey(api.account));
   const [turn, setTurn] = useState(0);
@@ -121,7 +132,7 @@ export function ProofCheck({ shown }: { shown: Shown }) {
       )}
       {verdict.kind === 'not-ready' && (
         <p>
-          {verdict.message} Checking again in {verdict.retryAfter} s.{' '}
+          {SIGN_SOONER[session.role]} Checking again in {verdict.retryAfter} s.{' '}
           <button type="button" onClick={() => setTurn((t) => t + 1)}>
             Check now
           </button>

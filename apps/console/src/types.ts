@@ -139,9 +139,50 @@ export interface AccountStatus {
   pausedAt: string | null;
   pauseReason: string | null;
   logs: StatusCounts;
+  /** The API process's view of the account's weight budgets (every process's, with REDIS_URL); null with weightBudgetError. */
+  weightBudget: BudgetUsage | null;
+  weightBudgetError?: string;
   clockOffsetMs: number | null;
   recentErrors: { logId: string; at: string; outcome: string; httpStatus: number | null; exchangeCode: string | null; exchangeMessage: string | null }[];
   evidenceSync: { stream: string; syncedUntil: string | null; ok: boolean; lastError: string | null }[];
+}
+
+/** One weight budget's span (a window and its guard, ending now), as libs/weex-client's WindowUsage. */
+export interface WindowUsage {
+  limit: number;
+  used: number;
+  /** Until the span's oldest weight leaves it (0: nothing taken). */
+  msBeforeReset: number;
+  /** Until a pause after the exchange's 429 ends; 0 when not paused. */
+  pausedMs: number;
+}
+
+/** The budget of the deployment's IP (shared by every account) and the account's own (its UID). */
+export interface BudgetUsage {
+  ip: WindowUsage;
+  uid: WindowUsage;
+}
+
+/** GET /v1/audit/head, as far as the console shows it. */
+export interface ChainHead {
+  seq: string;
+  hash: string;
+  at: string;
+  /** The server's check of the stored chain, with the table's ends compared with the head. */
+  check: { ok: boolean; checkedAt: string | null; verifiedSeq: string; broken: { chain: string; seq: string | null; reason: string; since?: string } | null };
+  witnesses: WitnessState[];
+}
+
+/** What one witness of AUDIT_WITNESSES last did with the account's checkpoints. */
+export interface WitnessState {
+  witness: string;
+  /** The largest tree it cosigned (0: none yet), and when. */
+  cosignedSize: string;
+  cosignedLatest: boolean;
+  cosignedAt: string | null;
+  outcome: 'cosigned' | 'refused' | 'unreachable' | null;
+  error: string | null;
+  attemptedAt: string | null;
 }
 
 export interface QueueOverview {

@@ -64,7 +64,7 @@ export class AuditProofs {
     const signed = mostCosigned(recent.filter((n) => n.size >= seq));
     if (!signed)
       throw new ProofNotReadyException(
-        `AI log ${id} (seq ${seq}) is not covered by a signed checkpoint yet: the worker signs one when the tree has grown, and the team (a key with logs:write) can sign one now with POST /v1/audit/checkpoints`,
+        `AI log ${id} (seq ${seq}) is not covered by a signed checkpoint yet: the worker signs one when the tree has grown, and the team's key (scope exchange:read, as a bearer) can sign one now with POST /v1/audit/checkpoints`,
       );
     const entry = Buffer.from(canonicalLog(acceptedLog(row)), 'utf8');
     const index = seq - 1n;
