@@ -26,6 +26,7 @@ const SCENARIOS = {
   proofs: './scenarios/proofs.mjs',
   abuse: './scenarios/abuse.mjs',
   llm: './scenarios/llm-proxy.mjs',
+  'llm-memory': './scenarios/llm-memory.mjs',
   otlp: './scenarios/otlp.mjs',
   'otlp-decisions': './scenarios/otlp-decisions.mjs',
   'otlp-decode': './scenarios/otlp-decode.mjs',
