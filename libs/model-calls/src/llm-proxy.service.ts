@@ -9,7 +9,7 @@ import { GatewayConfig } from '#libs/config';
 import { ValidationFailedException } from '#libs/validation';
 import { LlmGatewayException } from './llm-gateway.exception.js';
 import { LlmUpstreams } from './llm-upstreams.js';
-import { AnswerTooLarge, ModelCallDraft, utf8Text } from './model-call-draft.js';
+import { AnswerTooLarge, answerBytes, ModelCallDraft, utf8Text } from './model-call-draft.js';
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { SseRelay } from './sse-relay.js';
 import { headerText } from './upstream-body.js';
@@ -28,11 +28,11 @@ export interface ProxiedRequest {
 
 /**
  * Passes an agent's model call to its account's provider and the provider's answer back as it came (status, body,
- * content type; a stream event by event), and records the call in `model_calls` before the answer is complete: a
- * whole answer is sent once the row has committed, and a stream's last event (`[DONE]`, `response.completed`) is held
- * back until it has. A stream whose row cannot be committed ends with an error event instead. The gateway's own
- * failures (no provider, provider unreachable or too slow) are ErrorBody answers with a code; the provider's errors
- * are its own answers, passed on.
+ * content type; a stream event by event) but for the provider key, masked wherever the provider echoes it, and
+ * records the call in `model_calls` before the answer is complete: a whole answer is sent once the row has committed,
+ * and a stream's last event (`[DONE]`, `response.completed`) is held back until it has. A stream whose row cannot be
+ * committed ends with an error event instead. The gateway's own failures (no provider, provider unreachable or too
+ * slow) are ErrorBody answers with a code; the provider's errors are its own answers, passed on.
  */
 @Injectable()
 export class LlmProxyService implements OnApplicationShutdown {
@@ -84,6 +84,7 @@ export class LlmProxyService implements OnApplicationShutdown {
         requestBytes: request.body,
       },
       this.config.llmAnswerLimitBytes,
+      upstream.apiKey,
     );
     if (draft.requestedModel !== null && !isStorableText(draft.requestedModel)) {
       throw new ValidationFailedException([{ path: 'model', message: 'model must be text without U+0000 or a lone surrogate (escaped or not)' }]);
@@ -96,7 +97,8 @@ export class LlmProxyService implements OnApplicationShutdown {
     }
     draft.httpStatus = call.status;
     // The record's id, for the AI log that names the call (modelCallIds) without a lookup.
-    const headers = { ...answerHeaders(call.headers), 'x-model-call-id': draft.id };
+    const forwarded = Object.entries(answerHeaders(call.headers)).map(([name, value]) => [name, draft.masked(value)] as const);
+    const headers: Record<string, string> = { ...Object.fromEntries(forwarded), 'x-model-call-id': draft.id };
     const contentType = call.headers['content-type'];
     const stream = contentType !== undefined && headerText(contentType).toLowerCase().startsWith('text/event-stream');
     return stream ? this.relayStream(draft, call, headers, reply) : this.relayWhole(draft, call, headers, reply);
@@ -106,29 +108,31 @@ export class LlmProxyService implements OnApplicationShutdown {
   private async relayWhole(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
     try {
       for await (const chunk of call.body as AsyncIterable<Buffer>) draft.received(chunk);
+      draft.ended();
     } catch (error) {
       return this.stopped(draft, whyStopped(call, error), error);
     }
-    const answer = draft.answer();
-    draft.facts.readText(answer.toString('utf8'));
-    await this.calls.append(draft.record('answered'));
-    void reply.status(call.status).headers(headers).send(answer);
+    // Only the record's body is held while it commits; the bytes are made again from it to be sent.
+    const record = draft.record('answered');
+    await this.calls.append(record);
+    void reply.status(call.status).headers(headers).send(answerBytes(record));
   }
 
   /** A stream passed on event by event; its end waits for the record. */
   private async relayStream(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
     const relay = new SseRelay();
-    draft.facts = relay.facts;
+    draft.readsStream(relay.facts);
     const out = new PassThrough();
     out.on('error', () => {}); // Fastify destroys it when the agent goes away, which the signal reports
     void reply.status(call.status).headers(headers).send(out);
     let stop: StopReason | undefined;
     try {
       for await (const chunk of call.body as AsyncIterable<Buffer>) {
-        draft.received(chunk);
-        const ready = relay.push(chunk);
+        const ready = relay.push(draft.received(chunk));
         if (ready.length > 0 && !out.destroyed && !out.write(ready)) await once(out, 'drain', { signal: call.signal });
       }
+      const ready = relay.push(draft.ended());
+      if (ready.length > 0 && !out.destroyed) out.write(ready);
     } catch (error) {
       stop = whyStopped(call, error);
     }

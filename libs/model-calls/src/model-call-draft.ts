@@ -3,6 +3,7 @@ import { uuidv7 } from '#libs/common';
 import { AnswerFacts } from './answer-facts.js';
 import { NO_SPAN } from './model-call-chain.js';
 import type { NewModelCall } from './model-calls.repository.js';
+import { ProviderKeyMask } from './provider-key-mask.js';
 
 /** How a call ended: the provider's whole answer passed on, the agent gone first, or the provider failing us. */
 export type ModelCallOutcome = 'answered' | 'cancelled' | 'failed';
@@ -25,7 +26,8 @@ export interface CallStart {
 
 /**
  * One call while it runs: what the agent sent, and the provider's answer as it comes (its status, each chunk of its
- * body and when the first came, and what it says about itself). `record` turns it into the row that is committed.
+ * body and when the first came, and what it says about itself). The answer is kept and hashed as the agent gets it:
+ * the account's provider key masked (ProviderKeyMask). `record` turns it into the row that is committed.
  */
 export class ModelCallDraft {
   readonly id: string;
@@ -33,36 +35,58 @@ export class ModelCallDraft {
   readonly requestedModel: string | null;
   httpStatus: number | null = null;
   firstByteAt: Date | null = null;
-  private readonly chunks: Buffer[] = [];
+  /** Where the answer's model, id and usage are read into: from a whole answer's text at record(), or by a stream's relay. */
+  facts = new AnswerFacts();
+  private streamed = false;
+  private chunks: Buffer[] = [];
   private bytes = 0;
+  // Hashed as it is passed on, so that recording needs no second pass over (or copy of) the answer.
+  private readonly answerHash = createHash('sha256');
+  private readonly mask: ProviderKeyMask;
 
   constructor(
     private readonly start: CallStart,
     /** The most answer bytes the draft holds; received() throws AnswerTooLarge past it. */
     readonly answerLimit: number,
-    /** Where the answer's model, id and usage are read into (a stream's relay reads them event by event). */
-    public facts = new AnswerFacts(),
+    /** The account's key at the provider, masked wherever the answer holds it. */
+    providerKey: string | undefined,
   ) {
     this.id = uuidv7(this.startedAt.getTime());
     this.requestedModel = requestedModel(start.requestText);
+    this.mask = new ProviderKeyMask(providerKey);
   }
 
-  /** A chunk of the provider's answer body, as it came. */
-  received(chunk: Buffer): void {
+  /** A stream's facts, read event by event by its relay rather than from the whole text. */
+  readsStream(facts: AnswerFacts): void {
+    this.facts = facts;
+    this.streamed = true;
+  }
+
+  /**
+   * A chunk of the provider's answer body, as it came. Returns the bytes to pass on now, which are those recorded:
+   * the key masked, and a chunk's end that may begin the key held back until the next chunk or ended().
+   */
+  received(chunk: Buffer): Buffer {
     this.firstByteAt ??= new Date();
-    this.bytes += chunk.length;
-    if (this.bytes > this.answerLimit) throw new AnswerTooLarge(this.answerLimit);
-    this.chunks.push(chunk);
+    return this.keep(this.mask.push(chunk));
   }
 
-  /** The answer's bytes so far. */
-  answer(): Buffer {
-    return Buffer.concat(this.chunks);
+  /** The answer has ended: the bytes held back, to pass on (possibly none). */
+  ended(): Buffer {
+    return this.keep(this.mask.end());
   }
 
+  /** A header's value as the agent may see it. */
+  masked(value: string): string {
+    return this.mask.text(value);
+  }
+
+  /** Builds the row once: the answer's chunks are let go, so that the row's body is the answer's one copy. */
   record(outcome: ModelCallOutcome, error: string | null = null): NewModelCall {
-    const answer = this.answer();
+    const answer = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    this.chunks = [];
     const text = utf8Text(answer);
+    if (outcome === 'answered' && !this.streamed && text !== undefined) this.facts.readText(text);
     const { promptTokens, completionTokens, totalTokens } = this.facts.usage;
     return {
       source: 'proxy',
@@ -86,13 +110,25 @@ export class ModelCallDraft {
       firstByteAt: this.firstByteAt?.toISOString() ?? null,
       finishedAt: new Date().toISOString(),
       requestSha256: sha256(this.start.requestBytes),
-      responseSha256: sha256(answer),
+      responseSha256: this.answerHash.digest('hex'),
       requestBody: this.start.requestText,
       // Text PostgreSQL can store is kept as text; anything else (audio, a broken encoding) as base64 of the bytes.
       ...(text === undefined ? { responseBody: answer.toString('base64'), responseEncoding: 'base64' } : { responseBody: text, responseEncoding: 'utf8' }),
     };
   }
+
+  private keep(bytes: Buffer): Buffer {
+    if (bytes.length === 0) return bytes;
+    this.bytes += bytes.length;
+    if (this.bytes > this.answerLimit) throw new AnswerTooLarge(this.answerLimit);
+    this.chunks.push(bytes);
+    this.answerHash.update(bytes);
+    return bytes;
+  }
 }
+
+/** The answer's bytes as recorded (and as the agent gets them), made again from the record's body. */
+export const answerBytes = (call: NewModelCall): Buffer => Buffer.from(call.responseBody, call.responseEncoding === 'base64' ? 'base64' : 'utf8');
 
 /** What received() throws when the answer outgrows the limit: the record keeps what came before. */
 export class AnswerTooLarge extends Error {

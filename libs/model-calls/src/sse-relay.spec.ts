@@ -36,4 +36,14 @@ describe('SseRelay', () => {
     ]);
     expect([r.facts.responseId, r.facts.usage]).toEqual(['c1', { promptTokens: 5, completionTokens: 2, totalTokens: 7 }]);
   });
+
+  it('passes a long event on once its blank line comes, however many chunks without a line break it took', () => {
+    const text = 'x'.repeat(1000);
+    const pieces = ['data: {"id":"a","text":"', ...text.match(/.{1,7}/g)!, '"}\r', '\r', 'data: [DONE]\r\r'];
+    const { passed, held } = relay(pieces);
+    expect(passed.slice(0, -2).join('')).toBe('');
+    expect(passed.at(-2)).toBe('');
+    expect(passed.at(-1)).toBe(`data: {"id":"a","text":"${text}"}\r\r`);
+    expect(held).toBe('data: [DONE]\r\r');
+  });
 });

@@ -16,7 +16,8 @@ const TERMINAL = new Set(['response.completed', 'response.failed', 'response.inc
  */
 export class SseRelay {
   readonly facts = new AnswerFacts();
-  private pending: Buffer = EMPTY;
+  /** The unfinished event's chunks. */
+  private pending: Buffer[] = [];
   private readonly held: Buffer[] = [];
   private holding = false;
 
@@ -26,25 +27,31 @@ export class SseRelay {
       this.held.push(chunk);
       return EMPTY;
     }
-    const bytes = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    // An event ends at a line break: a long event's chunks without one wait uncopied and unscanned (a Responses API
+    // stream's last events hold the whole answer; joining each chunk to the rest was quadratic).
+    if (this.pending.length > 0 && !chunk.includes(LF) && !chunk.includes(CR) && this.pending.at(-1)!.at(-1) !== CR) {
+      this.pending.push(chunk);
+      return EMPTY;
+    }
+    const bytes = this.pending.length > 0 ? Buffer.concat([...this.pending, chunk]) : chunk;
     let start = 0;
     let passed = 0;
     for (let end = eventEnd(bytes, 0); end !== -1; end = eventEnd(bytes, start)) {
       if (this.read(bytes.subarray(start, end))) {
         this.holding = true;
         this.held.push(bytes.subarray(start));
-        this.pending = EMPTY;
+        this.pending = [];
         return bytes.subarray(0, passed);
       }
       start = passed = end;
     }
-    this.pending = bytes.subarray(start);
+    this.pending = start < bytes.length ? [bytes.subarray(start)] : [];
     return bytes.subarray(0, passed);
   }
 
   /** What was held back: the terminal event and what followed it, or an unfinished last event. */
   finish(): Buffer {
-    const rest = Buffer.concat([...this.held, this.pending]);
+    const rest = Buffer.concat([...this.held, ...this.pending]);
     if (!this.holding && rest.length > 0) this.read(rest);
     return rest;
   }
