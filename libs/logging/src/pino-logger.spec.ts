@@ -67,4 +67,13 @@ describe('JSON logs', () => {
     logger.info({ req: { url: `/v1/model-calls?cursor=${encoded}` } }, 'incoming request');
     expect(out.lines()[1]).toMatchObject({ req: { url: '/v1/model-calls?cursor=[redacted]' } });
   });
+
+  it('redacts a registered secret with any of its characters percent-encoded, as a URL may hold it', () => {
+    const out = capture();
+    const logger = createLogger({ level: 'log', name: 'api', destination: out.destination });
+    registerSecret('configured_Agent-key/é0123');
+    for (const url of ['/m?k=configured%5FAgent-key/é0123', '/m?k=configured_Agent%2dkey%2F%C3%A90123', '/m?k=%63onfigured_Agent-key/%c3%a90123&x=1%'])
+      logger.info({ req: { url } }, 'incoming request');
+    expect(out.lines().map((line) => line.req.url)).toEqual(['/m?k=[redacted]', '/m?k=[redacted]', '/m?k=[redacted]&x=1%']);
+  });
 });
