@@ -1,4 +1,5 @@
-import { answerText, fit, spanAnswerText } from './model-call-decision.js';
+import { answerText, decisionFromCalls, fit, spanAnswerText } from './model-call-decision.js';
+import type { StoredModelCallWithBodies } from './model-calls.repository.js';
 
 describe('answerText: the text of an answer, whole or streamed', () => {
   it('reads a chat completion, a Responses answer, and both streamed', () => {
@@ -53,5 +54,29 @@ describe('fit: at most n UTF-16 units', () => {
     expect(fit('abcd', 3)).toBe('ab…');
     expect(fit('a😀bc', 3)).toBe('a…');
     expect(fit('x'.repeat(2000), 1000)).toHaveLength(1000);
+  });
+});
+
+describe('decisionFromCalls: only calls that asked a model back a decision', () => {
+  // A proxied GET the provider answered with a completion (OpenAI's GET /chat/completions/{id} returns a stored one).
+  const fetched = {
+    id: '0195f0c2-6a10-7b2e-8c41-1d6e7f8a9b00',
+    source: 'proxy',
+    method: 'GET',
+    path: '/chat/completions/chatcmpl-old',
+    outcome: 'answered',
+    httpStatus: 200,
+    requestedModel: null,
+    answeredModel: 'gpt-4o-mini',
+    requestBody: '',
+    responseBody: '{"model":"gpt-4o-mini","choices":[{"message":{"role":"assistant","content":"BUY"}}]}',
+    responseEncoding: 'utf8',
+  } as unknown as StoredModelCallWithBodies;
+
+  it('refuses a call that sent no model, whatever its answer holds, naming it', () => {
+    expect(decisionFromCalls([fetched], 1000)).toEqual({
+      index: 0,
+      error: `model call ${fetched.id} asked no model (GET /chat/completions/chatcmpl-old): name the calls that answered the decision`,
+    });
   });
 });

@@ -34,8 +34,9 @@ export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplana
       const status = call.source === 'otlp' ? 'span status ERROR' : `HTTP ${call.httpStatus ?? 'none'}`;
       return { index, error: `model call ${call.id} has no answer to fill the log from (${call.outcome}, ${status})` };
     }
-    // A proxied call that asked no model (GET /models, say) answered no decision; a span is a model call by its kind.
-    if (call.source !== 'otlp' && call.requestedModel === null && call.answeredModel === null) {
+    // A proxied call that asked no model (GET /models, say) answered no decision, whatever its answer holds: a GET of
+    // a stored completion would present an old answer as this one. A span is a model call by its kind.
+    if (call.source !== 'otlp' && call.requestedModel === null) {
       return { index, error: `model call ${call.id} asked no model (${call.method} ${call.path}): name the calls that answered the decision` };
     }
     const text = call.source === 'otlp' ? spanAnswerText(call.responseBody) : call.responseEncoding === 'utf8' ? answerText(call.responseBody) : undefined;
