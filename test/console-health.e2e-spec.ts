@@ -186,6 +186,35 @@ describe("the console's Health view (headless Chromium)", () => {
     },
     2 * SLOW,
   );
+  itInBrowser(
+    'says coverage cannot be judged, not that all is covered, for an account whose orders were never read',
+    async () => {
+      const { simulator } = suite.harness;
+      // Credentials the exchange does not know: every evidence sync fails, so no order is ever read.
+      const account = { id: 'never-read', name: 'never read', apiKey: 'unknown-api-key', secret: 'unknown-secret-0123456789', passphrase: 'unknown-pass' };
+      const created = await call(ADMIN, '/admin/accounts', {
+        method: 'POST',
+        body: JSON.stringify({ ...account, baseUrl: simulator.url, spotBaseUrl: simulator.spotUrl }),
+      });
+      expect(created.status).toBe(201);
+      const { page, close, problems, unexpected } = await open(url('/console'), ADMIN);
+      await page.locator('header select').selectOption('never-read');
+      await page.goto(url('/console#/health'));
+      await page.locator('#coverage-gaps[data-uncovered="0"]').waitFor();
+      expect(await page.locator('#coverage-gaps').textContent()).toBe(
+        "The exchange's orders have not been read for this account yet: coverage cannot be judged.",
+      );
+      expect(await page.locator('#gaps-heading ~ p').nth(1).textContent()).toMatch(
+        /; the exchange's orders have not been read yet\. The orders and their decisions$/,
+      );
+      await page.goto(url('/console#/coverage?days=1'));
+      await page.locator('#no-gaps').waitFor();
+      expect(await page.locator('#no-gaps').textContent()).toBe("The exchange's orders have not been read for this account yet: coverage cannot be judged.");
+      expect([problems, unexpected()]).toEqual([[], []]);
+      await close();
+    },
+    2 * SLOW,
+  );
   // Last: its new decision moves the chain's head.
   itInBrowser(
     'shows a judge coverage gaps, chain and witnesses, no budget, and tells it to ask the team for a checkpoint',

@@ -65,7 +65,8 @@ function Witnesses({ witnesses }: { witnesses: WitnessState[] }) {
   if (witnesses.length === 0)
     return <p id="witnesses-none">No witnesses are configured (AUDIT_WITNESSES): only the gateway's own key vouches for its checkpoints.</p>;
   return (
-    <div class="scroll">
+    // Focusable, so that a keyboard can scroll the table sideways on a narrow screen.
+    <div class="scroll" tabIndex={0} role="region" aria-label="Witnesses">
       <table class="witness-states">
         <caption>What each witness last cosigned for this account</caption>
         <thead>

@@ -1,4 +1,5 @@
 import type { Client } from './api';
+import { plural, when } from './format';
 import type { Coverage, LogPage, LogSummary, OrderEvidence } from './types';
 
 /** The chart's and the counts' reading of the window's decisions stops here (4 pages), and says so. */
@@ -109,4 +110,25 @@ export function countByModelStage(logs: LogSummary[]): ModelStageCount[] {
     rows.set(key, row);
   }
   return [...rows.values()].sort((a, b) => b.total - a.total || a.model.localeCompare(b.model) || a.stage.localeCompare(b.stage));
+}
+
+/**
+ * What a window with no uncovered order says: "all covered" only of orders that were read. Before the evidence sync's
+ * first success there are none to count, which is no coverage.
+ */
+export function noGapsText({ orders, sync }: Coverage): string {
+  if (sync.syncedUntil === null) return "The exchange's orders have not been read for this account yet: coverage cannot be judged.";
+  if (orders.total === 0)
+    return sync.coversWindow ? 'No orders in this window.' : `No orders counted: the exchange's orders are read up to ${when(sync.syncedUntil)} only.`;
+  return orders.total === 1
+    ? 'The one order is covered by an uploaded decision.'
+    : `Every one of the ${plural(orders.total, 'order')} is covered by an uploaded decision.`;
+}
+
+/** Where the window's count stops short of its end, if it does. */
+export function syncShortfall({ sync }: Coverage): string {
+  if (sync.coversWindow) return '';
+  return sync.syncedUntil === null
+    ? "the exchange's orders have not been read yet"
+    : `orders are synced up to ${when(sync.syncedUntil)} only, later ones are not counted yet`;
 }

@@ -1,5 +1,5 @@
 import { useConsole } from './context';
-import { windowQuery } from './coverage-data';
+import { noGapsText, syncShortfall, windowQuery } from './coverage-data';
 import { plural, when } from './format';
 import { Refusal } from './refusal';
 import { href } from './route';
@@ -28,13 +28,12 @@ export function CoverageGaps() {
         <>
           <p id="coverage-gaps" role="status" data-uncovered={orders.uncovered}>
             {orders.uncovered === 0
-              ? `Every one of the ${plural(orders.total, 'order')} is covered by an uploaded decision.`
+              ? noGapsText(data)
               : `${orders.uncovered} of ${plural(orders.total, 'order')} lack an uploaded decision: ${orders.missing} without any decision, ${orders.pending} with one on its way, ${orders.failed} whose decisions failed.`}
           </p>
           <p>
             From {when(data.from)} to {when(data.to)}
-            {data.sync.coversWindow ? '' : `; orders are synced up to ${when(data.sync.syncedUntil)} only, later ones are not counted yet`}.{' '}
-            <a href={href('/coverage', { days: '1' })}>The orders and their decisions</a>
+            {syncShortfall(data) && `; ${syncShortfall(data)}`}. <a href={href('/coverage', { days: '1' })}>The orders and their decisions</a>
           </p>
         </>
       )}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useConsole } from './context';
 import { CoverageChart } from './coverage-chart';
-import { countByModelStage, loadTimeline, windowQuery } from './coverage-data';
+import { countByModelStage, loadTimeline, noGapsText, windowQuery } from './coverage-data';
 import { fromUtcInput, utcInput, when } from './format';
 import { LogText } from './log-text';
 import { Refusal } from './refusal';
@@ -81,7 +81,9 @@ function CoverageReport({ coverage, timeline }: { coverage: Coverage; timeline: 
         From {when(coverage.from)} to {when(coverage.to)}.{' '}
         {coverage.sync.coversWindow
           ? 'Orders and fills are synced to its end.'
-          : `Orders and fills are synced up to ${when(coverage.sync.syncedUntil)} only: later ones are not counted yet.`}
+          : coverage.sync.syncedUntil === null
+            ? "The exchange's orders and fills have not been read yet."
+            : `Orders and fills are synced up to ${when(coverage.sync.syncedUntil)} only: later ones are not counted yet.`}
       </p>
       <dl class="tiles">
         {[
@@ -101,7 +103,7 @@ function CoverageReport({ coverage, timeline }: { coverage: Coverage; timeline: 
       <CoverageChart timeline={timeline} from={coverage.from} to={coverage.to} />
       <h2>Orders not covered</h2>
       {coverage.uncoveredOrders.length === 0 ? (
-        <p>Every order of the window is covered by an uploaded decision.</p>
+        <p id="no-gaps">{noGapsText(coverage)}</p>
       ) : (
         <div class="scroll">
           <table>

@@ -42,7 +42,7 @@ export function AdminHealth({ children }: { children?: ComponentChildren }) {
   return (
     <>
       <section aria-labelledby="queue-heading">
-        <h2 id="queue-heading">Upload queue</h2>
+        <h2 id="queue-heading">Upload queue, all accounts</h2>
         {queue.error && <Refusal error={queue.error} what="The queue could not be read" />}
         {queue.data && (
           <>

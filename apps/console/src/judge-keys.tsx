@@ -45,7 +45,7 @@ export function JudgeKeys() {
         A judge key reads this account's decisions, coverage and proofs, and nothing else. To issue one (the key is in the answer, once), with your agent key in
         place of <code>$AGENT_KEY</code>:
       </p>
-      <pre class="command" id="issue-judge-key">
+      <pre class="command" id="issue-judge-key" tabIndex={0} aria-label="The command that issues a judge key">
         {`curl -X POST ${origin}/v1/judge-keys \\\n  -H "Authorization: Bearer $AGENT_KEY" -H 'content-type: application/json' \\\n  -d '{"label":"judging panel","expiresInDays":7}'`}
       </pre>
       <p>
