@@ -1,4 +1,4 @@
-import { createMemoryWeightBudget, type WeightBudget } from '#libs/weex-client';
+import { createMemoryWeightBudget, type WeightBudget } from '#libs/weight-budget';
 import { waitFor } from './support/wait-for.js';
 import { WeexClientSim } from './support/weex-client-sim.js';
 

@@ -3,7 +3,8 @@ import { ms } from '../support/format.mjs';
 import { AUTH, Cleanup, gatewayEnvironment, startApi, startSimulator } from '../support/gateway.mjs';
 import { alternatingLoops } from '../support/load.mjs';
 
-const { createMemoryWeightBudget, httpSend, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
+const { httpSend, WeexClient } = await import('../../dist/libs/weex-client/src/index.js');
+const { createMemoryWeightBudget } = await import('../../dist/libs/weight-budget/src/index.js');
 const { SANDBOX_CREDENTIALS } = await import('../../dist/libs/config/src/index.js');
 
 export const title = `GET /v1/orders/open through the gateway vs. the simulator called directly (simulator +${QUERY_SIM_LATENCY_MS} ms)`;

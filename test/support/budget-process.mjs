@@ -15,7 +15,7 @@ const budget = createRedisWeightBudget({
 
 process.once('message', async () => {
   const signal = AbortSignal.timeout(options.deadlineMs);
-  const results = await Promise.allSettled(Array.from({ length: options.calls }, () => budget.acquire('orderInfo', signal)));
+  const results = await Promise.allSettled(Array.from({ length: options.calls }, () => budget.acquire('orderInfo', { ip: 2, uid: 3 }, { signal })));
   process.send({ granted: results.filter((r) => r.status === 'fulfilled').length }, () => {
     redis.disconnect();
     process.disconnect();

@@ -74,8 +74,6 @@ export class AccountDrainer {
     };
     addLane();
     for (let i = 0; i < lanes.length; i++) await lanes[i];
-    // The next run may be another process's: what this one holds of the budget would be lost to it.
-    await client.budget.giveBackHeld();
     if (run.error !== undefined) throw run.error;
     await this.wakeAgain(run);
     return run.uploaded;

@@ -1,6 +1,6 @@
 import type { RetryOptions } from './backoff.js';
-import { createMemoryWeightBudget } from './budget/memory-weight-budget.js';
-import type { BudgetLimits, WeightBudget, WeightGrant } from './budget/weight-budget.js';
+import { type BudgetLimits, createMemoryWeightBudget, type WeightBudget, type WeightGrant } from '#libs/weight-budget';
+import { HEAVIEST_WEIGHT } from './budget.js';
 import type { OperationName } from './operations.js';
 import type { CallOptions } from './types/common.types.js';
 import { WeexRequestRunner } from './weex-request-runner.js';
@@ -10,6 +10,7 @@ import { type WeexCredentials, WeexTransport } from './weex-transport.js';
 export const DEFAULT_BUDGET_LIMITS: BudgetLimits = {
   ip: { limit: 500, windowMs: 10_000 },
   uid: { limit: 500, windowMs: 10_000 },
+  heaviest: HEAVIEST_WEIGHT,
 };
 
 export interface WeexClientOptions {

@@ -1,5 +1,4 @@
-import type { WeightBudget } from './budget/weight-budget.js';
-import type { OperationName } from './operations.js';
+import type { WeightBudget } from '#libs/weight-budget';
 import type { WeexResponse } from './response-reader.js';
 import { WeexApiError, type WeexErrorKind } from './weex-api.error.js';
 import { WeexRequestRunner } from './weex-request-runner.js';
@@ -25,13 +24,12 @@ function setup(script: Array<WeexErrorKind | 'ok'>, budgetError?: Error, staleGr
     },
   };
   const budget: WeightBudget = {
-    acquire: async (op: OperationName) => {
+    acquire: async (op: string) => {
       if (budgetError) throw budgetError;
       log.push(`acquire ${op}`);
       const fresh = staleGrants-- <= 0;
-      return { operation: op, giveBack: async () => void log.push(`give back ${op}`), fresh: () => fresh };
+      return { label: op, giveBack: async () => void log.push(`give back ${op}`), fresh: () => fresh };
     },
-    giveBackHeld: async () => undefined,
     pause: async (ms: number) => void log.push(`pause ${ms > 0}`),
     usage: async () => ({ ip: { limit: 1, used: 0, msBeforeReset: 0, pausedMs: 0 }, uid: { limit: 1, used: 0, msBeforeReset: 0, pausedMs: 0 } }),
   };

@@ -1,5 +1,6 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryOptions, sleep } from './backoff.js';
-import { BudgetWaitTooLong, type WeightBudget, type WeightGrant } from './budget/weight-budget.js';
+import { BudgetWaitTooLong, type WeightBudget, type WeightGrant } from '#libs/weight-budget';
+import { weightOf } from './budget.js';
 import { OPERATIONS, type OperationName } from './operations.js';
 import type { WeexResponse } from './response-reader.js';
 import { WeexApiError, type WeexErrorKind } from './weex-api.error.js';
@@ -130,7 +131,7 @@ export class WeexRequestRunner implements WeexCaller {
 
   private async acquire(operation: OperationName, signal?: AbortSignal, maxWaitMs?: number): Promise<WeightGrant> {
     try {
-      return await this.budget.acquire(operation, signal, maxWaitMs);
+      return await this.budget.acquire(operation, weightOf(operation), { signal, maxWaitMs });
     } catch (cause) {
       if (signal?.aborted || cause instanceof BudgetWaitTooLong) throw cause;
       const message = `weight budget unavailable, nothing sent: ${(cause as Error)?.message ?? String(cause)}`;

@@ -1,2 +1,1 @@
-export * from './redis-weight-budget.js';
 export * from './weex.module.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfig } from '#libs/config';
 import { WatchedRedis } from '#libs/redis';
-import { type BudgetLimits, createMemoryWeightBudget, WeexClient, type WeexCredentials } from '#libs/weex-client';
-import { createRedisWeightBudget } from './redis-weight-budget.js';
+import { type BudgetLimits, createMemoryWeightBudget, createRedisWeightBudget } from '#libs/weight-budget';
+import { HEAVIEST_WEIGHT, WeexClient, type WeexCredentials } from '#libs/weex-client';
 
 /** How to reach the exchange for one account; unset fields take the deployment's settings. */
 export interface AccountExchangeSettings {
@@ -23,8 +23,8 @@ interface WeexRuntime {
 }
 
 function createRuntime(config: GatewayConfig): WeexRuntime {
-  // Its own connection: rate-limiter-flexible defines a script command on it. A take that Redis leaves unanswered
-  // fails within the command timeout: a query answers 503 rather than hang, an upload is retried.
+  // Its own connection, watched on its own (WatchedRedis). A take that Redis leaves unanswered fails within the
+  // command timeout: a query answers 503 rather than hang, an upload is retried.
   const redis = config.redisUrl ? new WatchedRedis(config.redisUrl, 'weight-budget', config.redisCommandTimeoutMs, { maxRetriesPerRequest: 3 }) : undefined;
   const build = (settings: AccountExchangeSettings) => {
     const budget = (now: () => number) => {
@@ -33,6 +33,7 @@ function createRuntime(config: GatewayConfig): WeexRuntime {
         ip: { limit: settings.ipWeightLimit ?? config.weexIpWeightLimit, windowMs: window },
         uid: { limit: settings.uidWeightLimit ?? config.weexUidWeightLimit, windowMs: window },
         guardMs: config.weexWeightGuardMs,
+        heaviest: HEAVIEST_WEIGHT,
         now,
       };
       const { apiKey } = settings.credentials;

@@ -1,4 +1,4 @@
-import type { WeightGrant } from '../budget/weight-budget.js';
+import type { WeightGrant } from '#libs/weight-budget';
 
 /** A 64-bit exchange identifier as its exact decimal digits (never a JS number: IDs exceed 2^53). */
 export type Id = string;
