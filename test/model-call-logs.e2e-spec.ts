@@ -52,7 +52,7 @@ describe('AI logs from recorded model calls', () => {
     const log = await json(send(KEY, `/v1/ai-logs/${(await json(res)).id}`));
     const text = answer.choices[0].message.content!;
     expect(log).toMatchObject({ orderId: ORDER, stage: 'decision', model: STAND_IN_MODEL, explanation: text, modelCallIds: [callId] });
-    expect(log.input).toEqual({ modelCalls: [{ id: callId, request: { model: 'gpt-4o-mini', messages: MESSAGES } }] });
+    expect(log.input).toEqual({ modelCalls: [{ id: callId, source: 'proxy', request: { model: 'gpt-4o-mini', messages: MESSAGES } }] });
     expect(log.output.modelCalls).toEqual([
       {
         id: callId,

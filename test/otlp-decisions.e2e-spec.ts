@@ -80,6 +80,7 @@ describe('AI logs from traces: a span with weex.order_id', () => {
       modelCallIds: inOrder.map((call: any) => call.id),
     });
     expect(log.output.modelCalls.map((call: any) => call.text)).toEqual(['Funding is negative.', 'BUY 0.01: momentum and funding favour a long.']);
+    expect(log.input.modelCalls[0].source).toBe('otlp');
     expect(log.input.modelCalls[0].request).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'BTCUSDT 1h candles ... Long or short?' }] }]);
     // What reached the exchange: the order id digit-exact, the explanation as the span's call gave it.
     const upload = suite.harness.simulator.state.uploads().find((u) => u.rawBody.includes(`"orderId":${order},`));

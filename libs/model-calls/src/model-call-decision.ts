@@ -42,7 +42,8 @@ export function decisionFromCalls(calls: StoredModelCallWithBodies[], maxExplana
     const text = call.source === 'otlp' ? spanAnswerText(call.responseBody) : call.responseEncoding === 'utf8' ? answerText(call.responseBody) : undefined;
     texts.push(text ?? '');
   }
-  const input = { modelCalls: calls.map((call) => ({ id: call.id, request: requestOf(call.requestBody) })) };
+  // `source` says what backs each call: the provider's bytes as the proxy passed them, or a span the agent reported.
+  const input = { modelCalls: calls.map((call) => ({ id: call.id, source: call.source, request: requestOf(call.requestBody) })) };
   const output = {
     modelCalls: calls.map((call, i) => ({
       id: call.id,

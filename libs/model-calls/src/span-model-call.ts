@@ -7,18 +7,23 @@ import type { NewModelCall } from './model-calls.repository.js';
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const NANOS_PER_MS = 1_000_000n;
 const ZERO_ID = /^0*$/;
+/** How far past the gateway's clock a span may end: clocks disagree, but a call cannot end in the future. */
+const FUTURE_SKEW_MS = 3_600_000;
 
 /**
  * The model call a GenAI span records, or why it cannot be recorded. The prompt and the answer stand as the call's
  * request and response bodies (their SHA-256s in its chain link); the span's ids, name and weex.* attributes are
  * kept beside them. A span whose status is ERROR is a `failed` call.
  */
-export function spanModelCall(span: OtlpSpan, agent: AgentIdentity, attributeLimit: number): NewModelCall | SpanRejection {
+export function spanModelCall(span: OtlpSpan, agent: AgentIdentity, attributeLimit: number, nowMs = Date.now()): NewModelCall | SpanRejection {
   if (span.traceId.length !== 32 || ZERO_ID.test(span.traceId) || span.spanId.length !== 16 || ZERO_ID.test(span.spanId)) {
     return { reason: 'its trace id must be 16 bytes and its span id 8 bytes, neither all zeroes' };
   }
   if (span.startTimeUnixNano === 0n) return { reason: 'it has no startTimeUnixNano' };
   if (span.endTimeUnixNano < span.startTimeUnixNano) return { reason: 'its endTimeUnixNano is before its startTimeUnixNano' };
+  if (span.endTimeUnixNano > BigInt(nowMs + FUTURE_SKEW_MS) * NANOS_PER_MS) {
+    return { reason: "its endTimeUnixNano is more than an hour after the gateway's clock" };
+  }
   const call = readGenAiSpan(span, attributeLimit);
   if ('reason' in call) return call;
   const startMs = Number(span.startTimeUnixNano / NANOS_PER_MS);
