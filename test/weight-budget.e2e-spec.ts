@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { HEAVIEST_WEIGHT, type OperationName, weightOf } from '#libs/weex-client';
 import { apiKeyHash, type BudgetLimits, BudgetWaitTooLong, createRedisWeightBudget, type WeightBudget } from '#libs/weight-budget';
 import { REDIS_URL } from './support/services.js';
+import { waitFor } from './support/wait-for.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const API_KEY = 'budget-test-api-key';
@@ -197,7 +198,8 @@ describe('Redis weight budget shared by several processes', () => {
           () => undefined,
         );
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The rare caller comes once the flooders have filled the span.
+    await waitFor('the flooders filled the span', async () => (flooded >= 50 ? true : undefined));
     const askedAt = Date.now();
     await take(rare, 'allPositions');
     const delayMs = Date.now() - askedAt;

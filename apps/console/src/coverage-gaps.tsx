@@ -19,6 +19,7 @@ export function CoverageGaps() {
     () => REFRESH_MS,
   );
   const orders = data?.orders;
+  const shortfall = data && syncShortfall(data);
   return (
     <section aria-labelledby="gaps-heading">
       <h2 id="gaps-heading">Coverage gaps, last 24 hours</h2>
@@ -33,7 +34,7 @@ export function CoverageGaps() {
           </p>
           <p>
             From {when(data.from)} to {when(data.to)}
-            {syncShortfall(data) && `; ${syncShortfall(data)}`}. <a href={href('/coverage', { days: '1' })}>The orders and their decisions</a>
+            {shortfall && `; ${shortfall}`}. <a href={href('/coverage', { days: '1' })}>The orders and their decisions</a>
           </p>
         </>
       )}
