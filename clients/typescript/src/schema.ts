@@ -2360,7 +2360,7 @@ export interface components {
     SpotBillListDto: {
       data: components['schemas']['SpotBillDto'][];
     };
-    CancelBatchDto: {
+    CancelBatchOrdersParams: {
       /**
        * @description Either notation: BTCUSDT or cmt_btcusdt
        * @example BTCUSDT
@@ -2402,7 +2402,7 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    CancelPlanDto: {
+    CancelPlanParams: {
       /**
        * @description Either notation: BTCUSDT or cmt_btcusdt
        * @example BTCUSDT
@@ -6231,7 +6231,7 @@ export interface operations {
         startTime?: number;
         endTime?: number;
         limit?: number;
-        nextKey?: string | number;
+        nextKey?: number | string;
       };
       header?: never;
       path?: never;
@@ -6604,7 +6604,7 @@ export interface operations {
     parameters: {
       query?: {
         symbol?: string;
-        orderId?: string | number;
+        orderId?: number | string;
         startTime?: number;
         endTime?: number;
         limit?: number;
@@ -7010,7 +7010,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        orderId: string | number;
+        orderId: number | string;
       };
       cookie?: never;
     };
@@ -7418,7 +7418,7 @@ export interface operations {
     parameters: {
       query?: {
         symbol?: string;
-        orderId?: string | number;
+        orderId?: number | string;
         startTime?: number;
         endTime?: number;
         limit?: number;
@@ -7811,7 +7811,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['CancelBatchDto'];
+        'application/json': components['schemas']['CancelBatchOrdersParams'];
       };
     };
     responses: {
@@ -8005,7 +8005,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['CancelPlanDto'];
+        'application/json': components['schemas']['CancelPlanParams'];
       };
     };
     responses: {

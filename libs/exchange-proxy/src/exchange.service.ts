@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CancelBatchOrdersRequest } from '#libs/weex-client';
-import type { AlgoOrdersQueryDto } from './dto/algo-orders-query.dto.js';
-import type { CancelBatchDto } from './dto/cancel-batch.dto.js';
-import type { CancelPlanDto } from './dto/cancel-plan.dto.js';
+import type * as Dto from './dto/exchange-dtos.js';
 import { exchangeId } from './dto/exchange-id.js';
-import type { IncomeQueryDto } from './dto/income-query.dto.js';
-import type { OpenOrdersQueryDto } from './dto/open-orders-query.dto.js';
-import type { OrderHistoryQueryDto } from './dto/order-history-query.dto.js';
-import type { SpotBillsQueryDto } from './dto/spot-bills-query.dto.js';
-import type { SymbolConfigQueryDto } from './dto/symbol-config-query.dto.js';
-import type { TradesQueryDto } from './dto/trades-query.dto.js';
 import { ExchangeCallService } from './exchange-call.service.js';
 
 /** Whose account a call is for: an agent's identity (AgentIdentity), of which only the account counts here. */
@@ -30,19 +22,19 @@ export class ExchangeService {
     return this.exchange.run(agent.accountId, 'allPositions', (client, o) => client.allPositions(o));
   }
 
-  income(agent: AgentIdentity, query: IncomeQueryDto) {
+  income(agent: AgentIdentity, query: Dto.IncomeParams) {
     return this.exchange.run(agent.accountId, 'income', (client, o) => client.income({ ...query }, o));
   }
 
-  symbolConfig(agent: AgentIdentity, { symbol }: SymbolConfigQueryDto) {
+  symbolConfig(agent: AgentIdentity, { symbol }: Dto.SymbolConfigParams) {
     return this.exchange.run(agent.accountId, 'symbolConfig', (client, o) => client.symbolConfig({ symbol }, o));
   }
 
-  openOrders(agent: AgentIdentity, { orderId, ...query }: OpenOrdersQueryDto) {
+  openOrders(agent: AgentIdentity, { orderId, ...query }: Dto.OpenOrdersParams) {
     return this.exchange.run(agent.accountId, 'openOrders', (client, o) => client.openOrders({ ...query, orderId: id(orderId) }, o));
   }
 
-  orderHistory(agent: AgentIdentity, query: OrderHistoryQueryDto) {
+  orderHistory(agent: AgentIdentity, query: Dto.OrderHistoryParams) {
     return this.exchange.run(agent.accountId, 'orderHistory', (client, o) => client.orderHistory({ ...query }, o));
   }
 
@@ -50,26 +42,26 @@ export class ExchangeService {
     return this.exchange.run(agent.accountId, 'orderInfo', (client, o) => client.orderInfo({ orderId: exchangeId(orderId) }, o));
   }
 
-  algoOrders(agent: AgentIdentity, query: AlgoOrdersQueryDto) {
+  algoOrders(agent: AgentIdentity, query: Dto.AlgoOrdersParams) {
     return this.exchange.run(agent.accountId, 'algoOrders', (client, o) => client.algoOrders({ ...query }, o));
   }
 
-  trades(agent: AgentIdentity, { orderId, ...query }: TradesQueryDto) {
+  trades(agent: AgentIdentity, { orderId, ...query }: Dto.UserTradesParams) {
     return this.exchange.run(agent.accountId, 'userTrades', (client, o) => client.userTrades({ ...query, orderId: id(orderId) }, o));
   }
 
-  spotBills(agent: AgentIdentity, query: SpotBillsQueryDto) {
+  spotBills(agent: AgentIdentity, query: Dto.SpotBillsParams) {
     return this.exchange.run(agent.accountId, 'spotBills', (client, o) => client.spotBills({ ...query }, o));
   }
 
   /** Sent once, never retried: a 504 means the outcome is unknown. */
-  cancelOrders(agent: AgentIdentity, { symbol, ids, cids }: CancelBatchDto) {
+  cancelOrders(agent: AgentIdentity, { symbol, ids, cids }: Dto.CancelBatchOrdersParams) {
     const request: CancelBatchOrdersRequest = ids ? { symbol, ids: ids.map(exchangeId) } : { symbol, cids: cids! };
     return this.exchange.run(agent.accountId, 'cancelBatchOrders', (client, o) => client.cancelBatchOrders(request, o));
   }
 
   /** Sent once, never retried: a 504 means the outcome is unknown. */
-  cancelPlan(agent: AgentIdentity, { symbol, orderId }: CancelPlanDto) {
+  cancelPlan(agent: AgentIdentity, { symbol, orderId }: Dto.CancelPlanParams) {
     return this.exchange.run(agent.accountId, 'cancelPlan', (client, o) => client.cancelPlan({ symbol, orderId: exchangeId(orderId) }, o));
   }
 }

@@ -5,6 +5,8 @@ export * from './envelope.js';
 export * from './error-codes.js';
 export * from './normalise.js';
 export * from './operations.js';
+export { INTEGER_MAX, type OperationParams, type Param, type ParamRule, type RequestOf, type TimeWindow } from './operation-params.js';
+export { operationRequest, type ParamOperation } from './operation-request.js';
 export * from './query-string.js';
 export * from './response-reader.js';
 export * from './signing.js';

@@ -20,11 +20,6 @@ export function checkInt(operation: string, field: string, value: number | undef
   return value;
 }
 
-/** A page index: an integer from 0. */
-export function checkPage(operation: string, value: number | undefined): number | undefined {
-  return checkInt(operation, 'page', value, 0, Number.MAX_SAFE_INTEGER);
-}
-
 /** A time in Unix ms: a non-negative safe integer. */
 export function checkTime(operation: string, field: string, value: Millis | undefined): Millis | undefined {
   return checkInt(operation, field, value, 0, Number.MAX_SAFE_INTEGER);
@@ -43,11 +38,6 @@ export function checkId(operation: string, field: string, value: IdInput | undef
 export function required<T>(operation: string, field: string, value: T | undefined | null): T {
   if (value === undefined || value === null || value === '') fail(operation, field, 'is required');
   return value as T;
-}
-
-/** A required ID. */
-export function requireId(operation: string, field: string, value: IdInput | undefined): string {
-  return checkId(operation, field, required(operation, field, value))!;
 }
 
 /** When both times are given: startTime ≤ endTime, and the range at most `maxDays` (if given). */

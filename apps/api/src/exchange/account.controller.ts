@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeService, IncomeQueryDto, SymbolConfigQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, IncomeParams, SymbolConfigParams, specOperation } from '#libs/exchange-proxy';
 import { NoQueryDto } from '#libs/http';
 import type { IncomePage, Position, SymbolConfig } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
@@ -28,14 +28,14 @@ export class AccountController {
     `${specOperation('income')}. limit 1-100, default 20; only endTime: from 30 days before it; only startTime: to now; both: at most 100 days. The next page: the same query with the answer's nextKey.`,
   )
   @ApiAnswer(200, 'The exchange page', IncomePageDto, EXAMPLES.income)
-  listIncome(@Query() query: IncomeQueryDto, @Agent() agent: AgentIdentity): Promise<IncomePage> {
+  listIncome(@Query() query: IncomeParams, @Agent() agent: AgentIdentity): Promise<IncomePage> {
     return this.exchange.income(agent, query);
   }
 
   @Get('symbol-config')
   @ApiEndpoint('Margin and leverage per symbol', `${specOperation('symbolConfig')}; every symbol when none is given.`)
   @ApiAnswer(200, 'One entry per symbol', SymbolConfigListDto, EXAMPLES.symbolConfig)
-  async listSymbolConfig(@Query() query: SymbolConfigQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SymbolConfig[] }> {
+  async listSymbolConfig(@Query() query: SymbolConfigParams, @Agent() agent: AgentIdentity): Promise<{ data: SymbolConfig[] }> {
     return { data: await this.exchange.symbolConfig(agent, query) };
   }
 }

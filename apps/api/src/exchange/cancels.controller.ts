@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiJsonBody } from '#libs/api-docs';
-import { CancelBatchDto, CancelPlanDto, ExchangeService, specOperation } from '#libs/exchange-proxy';
+import { CancelBatchOrdersParams, CancelPlanParams, ExchangeService, specOperation } from '#libs/exchange-proxy';
 import type { CancelBatchOrdersResult, CancelPlanResult } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
@@ -18,10 +18,10 @@ export class CancelsController {
 
   @Post('orders/cancel-batch')
   @ApiEndpoint('Cancel orders', `${specOperation('cancelBatchOrders')}: a symbol and exactly one of ids or cids. Sent once; 504 means the outcome is unknown.`)
-  @ApiJsonBody(CancelBatchDto, { symbol: 'BTCUSDT', ids: ['737185556881998184'] })
+  @ApiJsonBody(CancelBatchOrdersParams, { symbol: 'BTCUSDT', ids: ['737185556881998184'] })
   @ApiAnswer(200, 'Per-order results; failures in failInfos', CancelBatchResultDto, EXAMPLES.cancelBatch)
   @HttpCode(200)
-  cancelOrders(@Body() body: CancelBatchDto, @Agent() agent: AgentIdentity): Promise<CancelBatchOrdersResult> {
+  cancelOrders(@Body() body: CancelBatchOrdersParams, @Agent() agent: AgentIdentity): Promise<CancelBatchOrdersResult> {
     return this.exchange.cancelOrders(agent, body);
   }
 
@@ -30,10 +30,10 @@ export class CancelsController {
     'Cancel a plan (conditional) order',
     `${specOperation('cancelPlan')}: symbol and orderId (the algoId). Sent once; 504 means the outcome is unknown.`,
   )
-  @ApiJsonBody(CancelPlanDto, { symbol: 'BTCUSDT', orderId: '737185556881997777' })
+  @ApiJsonBody(CancelPlanParams, { symbol: 'BTCUSDT', orderId: '737185556881997777' })
   @ApiAnswer(200, 'The result; a refusal has result false and err_code', CancelPlanResultDto, EXAMPLES.cancelPlan)
   @HttpCode(200)
-  cancelPlanOrder(@Body() body: CancelPlanDto, @Agent() agent: AgentIdentity): Promise<CancelPlanResult> {
+  cancelPlanOrder(@Body() body: CancelPlanParams, @Agent() agent: AgentIdentity): Promise<CancelPlanResult> {
     return this.exchange.cancelPlan(agent, body);
   }
 }

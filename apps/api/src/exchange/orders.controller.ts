@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiError } from '#libs/api-docs';
-import { AlgoOrdersQueryDto, ExchangeService, OpenOrdersQueryDto, OrderHistoryQueryDto, OrderPathDto, specOperation } from '#libs/exchange-proxy';
+import { AlgoOrdersParams, ExchangeService, OpenOrdersParams, OrderHistoryParams, OrderInfoParams, specOperation } from '#libs/exchange-proxy';
 import { NoQueryDto } from '#libs/http';
 import type { AlgoOrdersPage, Order } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
@@ -20,14 +20,14 @@ export class OrdersController {
   @Get('orders/open')
   @ApiEndpoint('Open orders', `${specOperation('openOrders')}. limit 1-100, default 100; page from 0; orderId: only orders with a greater ID.`)
   @ApiAnswer(200, 'Open orders, newest first', OrderListDto, EXAMPLES.openOrders)
-  async listOpenOrders(@Query() query: OpenOrdersQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
+  async listOpenOrders(@Query() query: OpenOrdersParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
     return { data: await this.exchange.openOrders(agent, query) };
   }
 
   @Get('orders/history')
   @ApiEndpoint('Order history', `${specOperation('orderHistory')}. limit 1-1000, default 500; startTime ≤ endTime, at most 90 days apart; page from 0.`)
   @ApiAnswer(200, 'Final orders, newest first', OrderListDto, EXAMPLES.orderHistory)
-  async listOrderHistory(@Query() query: OrderHistoryQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
+  async listOrderHistory(@Query() query: OrderHistoryParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
     return { data: await this.exchange.orderHistory(agent, query) };
   }
 
@@ -43,7 +43,7 @@ export class OrdersController {
     code: 'ORDER_NOT_FOUND',
     message: 'the exchange knows no such order of this account (orderInfo): Order does not exist. (code -3200)',
   })
-  getOrder(@Param() path: OrderPathDto, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<Order> {
+  getOrder(@Param() path: OrderInfoParams, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<Order> {
     return this.exchange.order(agent, path.orderId);
   }
 
@@ -51,7 +51,7 @@ export class OrdersController {
   @Get('algo-orders')
   @ApiEndpoint('Conditional (plan) order history', `${specOperation('algoOrders')}. limit 1-1000, default 500; endTime within 90 days of startTime.`)
   @ApiAnswer(200, 'The exchange page', AlgoOrdersPageDto, EXAMPLES.algoOrders)
-  listAlgoOrders(@Query() query: AlgoOrdersQueryDto, @Agent() agent: AgentIdentity): Promise<AlgoOrdersPage> {
+  listAlgoOrders(@Query() query: AlgoOrdersParams, @Agent() agent: AgentIdentity): Promise<AlgoOrdersPage> {
     return this.exchange.algoOrders(agent, query);
   }
 }

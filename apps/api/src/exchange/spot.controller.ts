@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeService, SpotBillsQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, SpotBillsParams, specOperation } from '#libs/exchange-proxy';
 import type { SpotBill } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
@@ -16,7 +16,7 @@ export class SpotController {
   @Get('bills')
   @ApiEndpoint('Spot account bills', `${specOperation('spotBills')}, on the spot host. limit 1-100, default 10; after/before in Unix ms.`)
   @ApiAnswer(200, 'Bills', SpotBillListDto, EXAMPLES.spotBills)
-  async listSpotBills(@Query() query: SpotBillsQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
+  async listSpotBills(@Query() query: SpotBillsParams, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
     return { data: await this.exchange.spotBills(agent, query) };
   }
 }

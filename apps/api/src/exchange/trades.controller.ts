@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeService, TradesQueryDto, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, UserTradesParams, specOperation } from '#libs/exchange-proxy';
 import type { Trade } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
@@ -19,7 +19,7 @@ export class TradesController {
     `${specOperation('userTrades')}. limit 1-100, default 100; endTime ≥ startTime and at most 7 days after it (WEEX's window), which starts within the last 365 days (7 days before endTime when startTime is not given); orderId: only that order's fills.`,
   )
   @ApiAnswer(200, 'Fills', TradeListDto, EXAMPLES.trades)
-  async listTrades(@Query() query: TradesQueryDto, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
+  async listTrades(@Query() query: UserTradesParams, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
     return { data: await this.exchange.trades(agent, query) };
   }
 }

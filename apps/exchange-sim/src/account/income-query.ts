@@ -1,34 +1,9 @@
 import { SimError, SimFailure } from '../errors.js';
-import { invalidParam, type RequestParams } from '../http/request-params.js';
-import { checkRange, DAY_MS, type TimeRange } from '../http/time-range.js';
-
-/** incomeType values of the spec (operation 3). */
-export const INCOME_TYPES: readonly string[] = [
-  'deposit',
-  'withdraw',
-  'transfer_in',
-  'transfer_out',
-  'margin_move_in',
-  'margin_move_out',
-  'position_open_long',
-  'position_open_short',
-  'position_close_long',
-  'position_close_short',
-  'position_funding',
-  'order_fill_fee_income',
-  'order_liquidate_fee_income',
-  'start_liquidate',
-  'finish_liquidate',
-  'order_fix_margin_amount',
-  'tracking_follow_pay',
-  'tracking_system_pre_receive',
-  'tracking_follow_back',
-  'tracking_trader_income',
-  'tracking_third_party_share',
-];
+import { readParams } from '../http/operation-params.js';
+import type { RequestParams } from '../http/request-params.js';
+import { DAY_MS, type TimeRange } from '../http/time-range.js';
 
 const DEFAULT_SPAN_DAYS = 30;
-const MAX_SPAN_DAYS = 100;
 
 export interface IncomeQuery {
   asset?: string;
@@ -46,24 +21,10 @@ export interface IncomeQuery {
  * although the spec gives defaults for it [L]. Neither → the last 30 days [G]. `nextKey` asks for the next page.
  */
 export function parseIncomeQuery(params: RequestParams, now: number): IncomeQuery {
-  const incomeType = params.string('incomeType');
-  if (incomeType !== undefined && !INCOME_TYPES.includes(incomeType)) {
-    throw invalidParam('incomeType', `must be one of ${INCOME_TYPES.join(', ')}`);
-  }
-  const start = params.time('startTime');
-  const end = params.time('endTime');
+  const { nextKey: key, startTime: start, endTime: end, ...rest } = readParams('income', params);
   if ((start === undefined) !== (end === undefined)) {
     throw new SimError(SimFailure.ParamCombination, 'Combination of optional parameters invalid: startTime and endTime must be sent together');
   }
-  const range = start !== undefined && end !== undefined ? checkRange({ start, end }, MAX_SPAN_DAYS) : { start: now - DEFAULT_SPAN_DAYS * DAY_MS, end: now };
-  const nextKey = params.string('nextKey');
-  if (nextKey !== undefined && !/^\d{1,19}$/.test(nextKey)) throw invalidParam('nextKey', 'must be the nextKey of a previous answer');
-  return {
-    after: nextKey === undefined ? undefined : BigInt(nextKey),
-    asset: params.string('asset'),
-    symbol: params.v3Symbol(),
-    incomeType,
-    range,
-    limit: params.int('limit', { min: 1, max: 100, fallback: 20 }),
-  };
+  const range = start !== undefined && end !== undefined ? { start, end } : { start: now - DEFAULT_SPAN_DAYS * DAY_MS, end: now };
+  return { ...rest, after: key, range };
 }

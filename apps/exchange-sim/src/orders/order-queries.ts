@@ -1,8 +1,6 @@
-import { invalidParam, type RequestParams } from '../http/request-params.js';
-import { checkRange, type TimeRange } from '../http/time-range.js';
-
-/** The spec's page is an Integer, Java's (its types are Long and Integer): at most 2^31 - 1. */
-const PAGE = { min: 0, max: 2 ** 31 - 1, fallback: 0 };
+import { readParams, type V2Symbol } from '../http/operation-params.js';
+import type { RequestParams } from '../http/request-params.js';
+import type { TimeRange } from '../http/time-range.js';
 
 export interface OpenOrdersQuery {
   symbol?: string;
@@ -13,15 +11,10 @@ export interface OpenOrdersQuery {
   page: number;
 }
 
-/** openOrders (spec operation 4): limit 1-100, default 100; page from 0. */
+/** openOrders (spec operation 4), by its parameters in OPERATIONS. */
 export function parseOpenOrdersQuery(params: RequestParams): OpenOrdersQuery {
-  return {
-    symbol: params.v3Symbol(),
-    afterId: params.id('orderId'),
-    range: { start: params.time('startTime'), end: params.time('endTime') },
-    limit: params.int('limit', { min: 1, max: 100, fallback: 100 }),
-    page: params.int('page', PAGE),
-  };
+  const { symbol, orderId, startTime, endTime, limit, page } = readParams('openOrders', params);
+  return { symbol, afterId: orderId, range: { start: startTime, end: endTime }, limit, page: page ?? 0 };
 }
 
 export interface AlgoOrdersQuery {
@@ -30,13 +23,10 @@ export interface AlgoOrdersQuery {
   limit: number;
 }
 
-/** allAlgoOrders (spec operation 5): endTime within 90 days of startTime; limit 1-1000, default 500. */
+/** allAlgoOrders (spec operation 5), by its parameters in OPERATIONS. */
 export function parseAlgoOrdersQuery(params: RequestParams): AlgoOrdersQuery {
-  return {
-    symbol: params.v3Symbol(),
-    range: checkRange({ start: params.time('startTime'), end: params.time('endTime') }, 90),
-    limit: params.int('limit', { min: 1, max: 1000, fallback: 500 }),
-  };
+  const { symbol, startTime, endTime, limit } = readParams('algoOrders', params);
+  return { symbol, range: { start: startTime, end: endTime }, limit };
 }
 
 export interface OrderHistoryQuery {
@@ -46,33 +36,19 @@ export interface OrderHistoryQuery {
   page: number;
 }
 
-/** order/history (spec operation 7): startTime ≤ endTime, at most 90 days apart; limit 1-1000, default 500; page from 0. */
+/** order/history (spec operation 7), by its parameters in OPERATIONS. */
 export function parseOrderHistoryQuery(params: RequestParams): OrderHistoryQuery {
-  return {
-    symbol: params.v3Symbol(),
-    range: checkRange({ start: params.time('startTime'), end: params.time('endTime') }, 90),
-    limit: params.int('limit', { min: 1, max: 1000, fallback: 500 }),
-    page: params.int('page', PAGE),
-  };
+  const { symbol, startTime, endTime, limit, page } = readParams('orderHistory', params);
+  return { symbol, range: { start: startTime, end: endTime }, limit, page: page ?? 0 };
 }
 
 /** The cancel_batch_orders body (spec operation 11): a v2 symbol and exactly one of ids or cids. */
-export interface CancelBatchRequest {
-  /** As sent (cmt_btcusdt) and in v3 notation (BTCUSDT). */
-  symbol: { v2: string; v3: string };
-  ids?: string[];
-  cids?: string[];
-}
-
-export function parseCancelBatch(params: RequestParams): CancelBatchRequest {
-  const symbol = params.v2Symbol();
-  const ids = params.list('ids', 'ids');
-  const cids = params.list('cids', 'strings');
-  if ((ids === undefined) === (cids === undefined)) throw invalidParam('ids', 'or cids: give exactly one of them');
-  return { symbol, ids, cids };
+export function parseCancelBatch(params: RequestParams): { symbol: V2Symbol; ids?: string[]; cids?: string[] } {
+  return readParams('cancelBatchOrders', params);
 }
 
 /** The cancel_plan body (spec operation 12): a v2 symbol and the plan order's ID. */
-export function parseCancelPlan(params: RequestParams): { symbol: { v2: string; v3: string }; algoId: bigint } {
-  return { symbol: params.v2Symbol(), algoId: params.requiredId('orderId') };
+export function parseCancelPlan(params: RequestParams): { symbol: V2Symbol; algoId: bigint } {
+  const { symbol, orderId } = readParams('cancelPlan', params);
+  return { symbol, algoId: orderId };
 }

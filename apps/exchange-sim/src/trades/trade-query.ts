@@ -1,8 +1,9 @@
+import { OPERATIONS } from '#libs/weex-client';
+import { readParams } from '../http/operation-params.js';
 import { invalidParam, type RequestParams } from '../http/request-params.js';
 import { checkRange, DAY_MS, type TimeRange } from '../http/time-range.js';
 
-const WINDOW_DAYS = 7;
-const LOOKBACK_DAYS = 365;
+const { maxDays: WINDOW_DAYS, lookbackDays: LOOKBACK_DAYS } = OPERATIONS.userTrades.params.window;
 
 export interface TradesQuery {
   symbol?: string;
@@ -17,11 +18,7 @@ export interface TradesQuery {
  * with neither, the last 7 days, except that an orderId alone asks for all that order's trades [G].
  */
 export function parseTradesQuery(params: RequestParams, now: number): TradesQuery {
-  const symbol = params.v3Symbol();
-  const orderId = params.id('orderId');
-  const limit = params.int('limit', { min: 1, max: 100, fallback: 100 });
-  const start = params.time('startTime');
-  const end = params.time('endTime');
+  const { symbol, orderId, limit, startTime: start, endTime: end } = readParams('userTrades', params);
   const window = WINDOW_DAYS * DAY_MS;
   if (start === undefined && end === undefined) {
     return { symbol, orderId, limit, range: orderId !== undefined ? {} : { start: now - window, end: now } };

@@ -6,13 +6,10 @@ import { IsIntFrom, IsMillis, IsSymbol } from './param-rules.js';
 // The optional query fields the spec's list operations share, each one decorator, so that a DTO states only what
 // differs between operations (ranges, windows). Applied in the order the same decorators would run when stacked
 // (bottom first), so class-validator lists a field's failures as before.
-const stacked = (...decorators: PropertyDecorator[]): PropertyDecorator => applyDecorators(...decorators.reverse());
+export const stacked = (...decorators: PropertyDecorator[]): PropertyDecorator => applyDecorators(...decorators.reverse());
 
 /** An optional contract symbol (`BTCUSDT`). */
 export const OptionalSymbol = (): PropertyDecorator => stacked(IsOptional(), IsSymbol());
-
-/** The spec's `Integer` (page, coinId): its types (Long, Integer) are Java's, so an Integer is at most 2^31 - 1. */
-export const INTEGER_MAX = 2 ** 31 - 1;
 
 /** An optional integer query parameter in [min, max]. */
 export const OptionalInt = (min: number, max?: number): PropertyDecorator => stacked(QueryInteger(), IsOptional(), IsIntFrom(min, max));

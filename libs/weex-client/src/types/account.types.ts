@@ -1,4 +1,5 @@
-import type { Decimal, Id, IdInput, Millis, SymbolInput } from './common.types.js';
+import type { OperationRequest } from '../operations.js';
+import type { Decimal, Id, Millis } from './common.types.js';
 
 /** One position (all-positions query). */
 export interface Position {
@@ -37,19 +38,8 @@ export interface Position {
   liquidatePrice: Decimal;
 }
 
-/** Body of the income query; every field is optional. */
-export interface IncomeRequest {
-  asset?: string;
-  symbol?: SymbolInput;
-  /** e.g. `deposit`, `position_funding`, `order_fill_fee_income` (spec, income operation). */
-  incomeType?: string;
-  startTime?: Millis;
-  endTime?: Millis;
-  /** 1-100; default 20. */
-  limit?: number;
-  /** The `nextKey` of the previous page (with the same query): the page after it. */
-  nextKey?: IdInput;
-}
+/** Its fields and their rules are declared in OPERATIONS.income.params. */
+export type IncomeRequest = OperationRequest<'income'>;
 
 /** One income (bill) item. */
 export interface IncomeItem {

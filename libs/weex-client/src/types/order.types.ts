@@ -1,3 +1,4 @@
+import type { OperationRequest } from '../operations.js';
 import type { Decimal, Id, IdInput, Millis, SymbolInput } from './common.types.js';
 
 /** An order (order info; open orders and order history return arrays of it; history items may carry a subset). */
@@ -52,43 +53,19 @@ export interface PlanOrder {
   triggerTime: Millis;
 }
 
-export interface OpenOrdersRequest {
-  symbol?: SymbolInput;
-  /** Only orders whose ID is greater than this. */
-  orderId?: IdInput;
-  startTime?: Millis;
-  endTime?: Millis;
-  /** 1-100; default 100. */
-  limit?: number;
-  /** From 0; default 0. */
-  page?: number;
-}
+/** Its fields and their rules are declared in OPERATIONS.openOrders.params. */
+export type OpenOrdersRequest = OperationRequest<'openOrders'>;
 
-export interface AlgoOrdersRequest {
-  symbol?: SymbolInput;
-  startTime?: Millis;
-  /** Within 90 days of startTime. */
-  endTime?: Millis;
-  /** 1-1000; default 500. */
-  limit?: number;
-}
+/** Its fields and their rules are declared in OPERATIONS.algoOrders.params. */
+export type AlgoOrdersRequest = OperationRequest<'algoOrders'>;
 
 export interface AlgoOrdersPage {
   orders: PlanOrder[];
   hasMore: boolean;
 }
 
-export interface OrderHistoryRequest {
-  symbol?: SymbolInput;
-  /** 1-1000; default 500. */
-  limit?: number;
-  /** At most endTime. */
-  startTime?: Millis;
-  /** Within 90 days of startTime. */
-  endTime?: Millis;
-  /** From 0; default 0. */
-  page?: number;
-}
+/** Its fields and their rules are declared in OPERATIONS.orderHistory.params. */
+export type OrderHistoryRequest = OperationRequest<'orderHistory'>;
 
 /** Exactly one of `ids` and `cids`, non-empty. */
 export type CancelBatchOrdersRequest = { symbol: SymbolInput; ids: IdInput[]; cids?: undefined } | { symbol: SymbolInput; cids: string[]; ids?: undefined };
@@ -113,10 +90,8 @@ export interface CancelBatchOrdersResult {
   failInfos: CancelOrderResult[];
 }
 
-export interface CancelPlanRequest {
-  symbol: SymbolInput;
-  orderId: IdInput;
-}
+/** Its fields and their rules are declared in OPERATIONS.cancelPlan.params. */
+export type CancelPlanRequest = OperationRequest<'cancelPlan'>;
 
 export interface CancelPlanResult {
   order_id: Id;

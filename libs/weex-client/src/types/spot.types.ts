@@ -1,16 +1,8 @@
+import type { OperationRequest } from '../operations.js';
 import type { Decimal, Id, Millis } from './common.types.js';
 
-/** Body of the spot bills query; every field is optional. */
-export interface SpotBillsRequest {
-  coinId?: number;
-  /** e.g. `deposit`, `withdraw`, `trade_out`. */
-  bizType?: string;
-  /** Records created after this timestamp (the unit is not documented; public clients pass ms). */
-  after?: Millis;
-  before?: Millis;
-  /** 1-100; default 10. */
-  limit?: number;
-}
+/** Its fields and their rules are declared in OPERATIONS.spotBills.params. */
+export type SpotBillsRequest = OperationRequest<'spotBills'>;
 
 /** One spot account bill. */
 export interface SpotBill {

@@ -1,4 +1,5 @@
-import type { Decimal, Id, IdInput, Millis, SymbolInput } from './common.types.js';
+import type { OperationRequest } from '../operations.js';
+import type { Decimal, Id, Millis } from './common.types.js';
 
 /** One fill (trade details). */
 export interface Trade {
@@ -20,13 +21,5 @@ export interface Trade {
   time: Millis;
 }
 
-export interface UserTradesRequest {
-  symbol?: SymbolInput;
-  /** Only trades of this order. */
-  orderId?: IdInput;
-  startTime?: Millis;
-  /** At least startTime. */
-  endTime?: Millis;
-  /** 1-100; default 100. */
-  limit?: number;
-}
+/** Its fields and their rules are declared in OPERATIONS.userTrades.params. */
+export type UserTradesRequest = OperationRequest<'userTrades'>;
