@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { canonicalLog, chainHash } from '#libs/audit-chain';
@@ -110,6 +113,34 @@ describe('AI logs from recorded model calls', () => {
       send(KEY, '/v1/ai-logs', { stage: 'decision', model: 'mine', input: { a: 1.1 }, output: { b: 2 }, explanation: 'x', modelCallIds: [first] }),
     );
     expect(await json(send(KEY, `/v1/ai-logs/${own.id}`))).toMatchObject({ model: 'mine', output: { b: 2 }, modelCallIds: [first] });
+  });
+
+  it('names the field, the rule and the call by its id when the last call answered no text to explain with', async () => {
+    // A model that answers with a tool call only (content null), as function-calling agents' models do.
+    const toolCall = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'buy', arguments: '{}' } }] };
+    const answer = JSON.stringify({ id: 'chatcmpl-tool', object: 'chat.completion', model: 'tool-1', choices: [{ index: 0, message: toolCall }] });
+    const toolModel = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer)));
+    await once(toolModel.listen(0, '127.0.0.1'), 'listening');
+    try {
+      await send(ADMIN, '/admin/accounts', { id: 'team-tools', name: 'T', apiKey: 'k', secret: 's', passphrase: 'p' });
+      const key = (await json(send(ADMIN, '/admin/agents', { accountId: 'team-tools', label: 'tools' }))).key;
+      const baseUrl = `http://127.0.0.1:${(toolModel.address() as AddressInfo).port}/v1`;
+      await fetch(`${suite.harness.apiUrl}/admin/accounts/team-tools/llm-upstream`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ baseUrl, apiKey: 'sk-tools' }),
+      });
+      const call = async () => (await client(key).chat.completions.create({ model: 'tool-1', messages: MESSAGES }).withResponse()).response;
+      const ids = [(await call()).headers.get('x-model-call-id')!, (await call()).headers.get('x-model-call-id')!];
+      const message = `explanation is left out, so it is filled from the last call's answer text, but modelCallIds[1] (${ids[1]}) answered no text: give explanation`;
+      const res = await send(key, '/v1/ai-logs', { orderId: ORDER, stage: 'decision', modelCallIds: ids });
+      expect([res.status, (await json(res)).errors]).toEqual([400, [{ path: 'modelCallIds.1', message }]]);
+      const batch = await json(send(key, '/v1/ai-logs/batch', { logs: [{ orderId: ORDER, stage: 'decision', modelCallIds: ids }] }));
+      expect(batch.results[0].errors).toEqual([{ path: 'logs.0.modelCallIds.1', message }]);
+    } finally {
+      toolModel.closeAllConnections();
+      toolModel.close();
+    }
   });
 
   it('fills a log from a request whose numbers JavaScript cannot hold, digit for digit', async () => {

@@ -125,6 +125,8 @@ describe('model providers per account, and the gateway failing on the way to one
     await waitFor('the provider to see its request closed', async () => (provider.requests.at(-1)!.closedEarly ? true : undefined));
     const call = await newestCall(KEY);
     expect(call).toMatchObject({ requestedModel: STAND_IN_MAGIC_MODELS.slow, outcome: 'failed', httpStatus: 200, error: error.message });
+    // What came is what was passed on: the events the agent got, its error event included.
+    expect((await json(await request(`/v1/model-calls/${call.id}`, KEY))).responseBody).toBe(events);
   });
 
   it('stores another account’s provider with its key sealed, never answered, and calls it with that key', async () => {

@@ -259,8 +259,12 @@ describe('AI logs from traces: a span with weex.order_id', () => {
       headers: { ...options().headers, 'content-type': 'application/json' },
       body: JSON.stringify({ resourceSpans: [toJson(silent)] }),
     });
-    expect(((await refused.json()) as any).partialSuccess.errorMessage).toMatch(
-      /the last call answered no text to explain the decision with: set weex\.explanation$/,
+    const { spanId, traceId } = silent[0].spanContext();
+    const [silentCall] = (await get('/v1/model-calls?limit=50')).data.filter((c: any) => c.spanId === spanId);
+    // The field, the rule, and the call by its place and its id.
+    expect(((await refused.json()) as any).partialSuccess.errorMessage).toBe(
+      `1 spans refused: span ${spanId} of trace ${traceId} names an order but makes no AI log: the trace's model calls: explanation is left out, ` +
+        `so it is filled from the last call's answer text, but modelCallIds[0] (${silentCall.id}) answered no text: set weex.explanation`,
     );
   });
 

@@ -131,7 +131,7 @@ export class ModelCallSummaryDto implements ModelCallSummary {
   @ApiProperty({ ...SHA256, description: 'SHA-256 hex of the request body as the agent sent it (and the provider got it)' })
   requestSha256: string;
 
-  @ApiProperty({ ...SHA256, description: 'SHA-256 hex of the answer body as the provider sent it (and the agent got it)' })
+  @ApiProperty({ ...SHA256, description: "SHA-256 hex of the answer body as the agent got it (the provider's bytes passed on, and a stream's error event)" })
   responseSha256: string;
 
   @ApiProperty({ type: ModelCallChainDto })
@@ -144,7 +144,7 @@ export class ModelCallDto extends ModelCallSummaryDto implements ModelCallView {
 
   @ApiProperty({
     description:
-      'the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages',
+      'the answer body as the agent got it: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages',
   })
   responseBody: string;
 

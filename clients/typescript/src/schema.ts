@@ -1378,7 +1378,7 @@ export interface components {
        */
       requestSha256: string;
       /**
-       * @description SHA-256 hex of the answer body as the provider sent it (and the agent got it)
+       * @description SHA-256 hex of the answer body as the agent got it (the provider's bytes passed on, and a stream's error event)
        * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
        */
       responseSha256: string;
@@ -1491,14 +1491,14 @@ export interface components {
        */
       requestSha256: string;
       /**
-       * @description SHA-256 hex of the answer body as the provider sent it (and the agent got it)
+       * @description SHA-256 hex of the answer body as the agent got it (the provider's bytes passed on, and a stream's error event)
        * @example 5f1d0c3b8e2a4f6d9c7b1a0e3d5f7b9c2e4a6c8e0f1b3d5a7c9e1f3b5d7a9c1e
        */
       responseSha256: string;
       chain: components['schemas']['ModelCallChainDto'];
       /** @description the request body as sent: JSON text; for a span, its input messages (gen_ai.input.messages, or what stands for them) */
       requestBody: string;
-      /** @description the answer body: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages */
+      /** @description the answer body as the agent got it: JSON text, or for a stream its server-sent events as text; base64 when responseEncoding says so; for a span, its output messages */
       responseBody: string;
       /**
        * @description `base64` for an answer that was not UTF-8 text

@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import { canonicalJson, canonicalLogParts, type ModelCallRef } from '#libs/audit-chain';
 import { GroupCommit, stringifyJson, uuidv7 } from '#libs/common';
 import type { IdempotencyClaim } from '#libs/idempotency';
-import { ModelCallDecisions, NO_EXPLANATION, type ResolvedCalls, type StoredModelCallWithBodies } from '#libs/model-calls';
+import { ModelCallDecisions, noExplanation, type ResolvedCalls, type StoredModelCallWithBodies } from '#libs/model-calls';
 import { type FieldError, ValidationFailedException } from '#libs/validation';
 import { QUEUE_BACKEND, type QueueBackend, QueueName } from '#libs/queue';
 import { type LogToAppend } from './ai-log-append.repository.js';
@@ -111,7 +111,10 @@ export class AiLogService {
 
   private apply(dto: CreateAiLogDto, missing: FilledField[], { links, decision, errors }: ResolvedCalls): FieldError[] {
     if (errors.length > 0) return errors;
-    if (decision?.explanation === '' && missing.includes('explanation')) return [{ path: `modelCallIds.${links.length - 1}`, message: NO_EXPLANATION }];
+    if (decision?.explanation === '' && missing.includes('explanation')) {
+      const last = links.length - 1;
+      return [{ path: `modelCallIds.${last}`, message: noExplanation(last, links[last].id) }];
+    }
     if (decision) for (const field of missing) Object.assign(dto, { [field]: decision[field] });
     this.modelCallLinks.set(dto, links);
     return [];

@@ -106,39 +106,47 @@ export class LlmProxyService implements OnApplicationShutdown {
 
   /** An answer read whole, recorded, then sent. */
   private async relayWhole(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
+    const answer: Buffer[] = [];
     try {
-      for await (const chunk of call.body as AsyncIterable<Buffer>) draft.received(chunk);
-      draft.ended();
+      for await (const chunk of call.body as AsyncIterable<Buffer>) answer.push(draft.received(chunk));
+      answer.push(draft.ended());
     } catch (error) {
+      // The agent gets the gateway's error instead of these bytes, so the record holds none of them.
       return this.stopped(draft, whyStopped(call, error), error);
     }
-    // Only the record's body is held while it commits; the bytes are made again from it to be sent.
+    // Emptied into the draft: only the record's body is held while it commits; the bytes to send are made from it.
+    for (const bytes of answer.splice(0)) draft.passes(bytes);
     const record = draft.record('answered');
     await this.calls.append(record);
     void reply.status(call.status).headers(headers).send(answerBytes(record));
   }
 
-  /** A stream passed on event by event; its end waits for the record. */
+  /**
+   * A stream passed on event by event; its end waits for the record. The record is every byte written to the agent:
+   * the events passed on, then the held end or the error event that replaces it (an unfinished event is dropped).
+   */
   private async relayStream(draft: ModelCallDraft, call: UpstreamCall, headers: Record<string, string>, reply: FastifyReply): Promise<void> {
     const relay = new SseRelay();
     draft.readsStream(relay.facts);
     const out = new PassThrough();
     out.on('error', () => {}); // Fastify destroys it when the agent goes away, which the signal reports
     void reply.status(call.status).headers(headers).send(out);
+    // False when the agent's socket wants a drain first. Nothing is written (or recorded) once it is gone.
+    const pass = (bytes: Buffer): boolean => bytes.length === 0 || out.destroyed || out.write(draft.passes(bytes));
     let stop: StopReason | undefined;
     try {
       for await (const chunk of call.body as AsyncIterable<Buffer>) {
-        const ready = relay.push(draft.received(chunk));
-        if (ready.length > 0 && !out.destroyed && !out.write(ready)) await once(out, 'drain', { signal: call.signal });
+        if (!pass(relay.push(draft.received(chunk)))) await once(out, 'drain', { signal: call.signal });
       }
-      const ready = relay.push(draft.ended());
-      if (ready.length > 0 && !out.destroyed) out.write(ready);
+      pass(relay.push(draft.ended()));
     } catch (error) {
       stop = whyStopped(call, error);
     }
-    const held = relay.finish();
-    if (stop === 'cancelled') return void (await this.recordCancelled(draft));
+    // An agent gone after the provider's last byte did not get the end either: cancelled, too.
+    if (stop === 'cancelled' || out.destroyed) return void (await this.recordCancelled(draft));
     const failure = stop && failureOf(stop, draft);
+    // Recorded before it is sent: [DONE] (or the error event) reaches the agent only once the record has committed.
+    const end = draft.passes(failure ? Buffer.from(errorEvent(failure.code, failure.message)) : relay.finish());
     const recorded = await this.calls.append(draft.record(failure ? 'failed' : 'answered', failure?.message ?? null)).then(
       () => true,
       (error: unknown) => {
@@ -146,8 +154,7 @@ export class LlmProxyService implements OnApplicationShutdown {
         return false;
       },
     );
-    if (!recorded) out.end(errorEvent('MODEL_CALL_NOT_RECORDED', 'the gateway could not record this call, so it does not pass on its end: try again'));
-    else out.end(failure ? errorEvent(failure.code, failure.message) : held);
+    out.end(recorded ? end : errorEvent('MODEL_CALL_NOT_RECORDED', 'the gateway could not record this call, so it does not pass on its end: try again'));
   }
 
   /** Records a call that stopped before its answer was passed on, and answers the gateway's error (none to an agent gone). */

@@ -6,12 +6,16 @@ export interface DecisionFromCalls {
   model: string;
   input: Record<string, unknown>;
   output: Record<string, unknown>;
-  /** '' when the last call answered no text: a log that needs it then gets NO_EXPLANATION. */
+  /** '' when the last call answered no text: a log that needs it then gets noExplanation's error. */
   explanation: string;
 }
 
-/** Why a log left without an explanation cannot take one from its calls. */
-export const NO_EXPLANATION = 'the last call answered no text to explain the decision with: give explanation';
+/**
+ * Why a log left without an explanation cannot take one from its calls: the field, the rule, and the last call by its
+ * place in modelCallIds and its id (the agent may not know which of its calls came last). Ends in "give explanation".
+ */
+export const noExplanation = (index: number, callId: string): string =>
+  `explanation is left out, so it is filled from the last call's answer text, but modelCallIds[${index}] (${callId}) answered no text: give explanation`;
 
 /** What an AI log may hold at most of its calls' requests and answers (input and output, as JSON text). */
 export const MAX_FILLED_BYTES = 1_048_576;

@@ -26,8 +26,9 @@ export interface CallStart {
 
 /**
  * One call while it runs: what the agent sent, and the provider's answer as it comes (its status, each chunk of its
- * body and when the first came, and what it says about itself). The answer is kept and hashed as the agent gets it:
- * the account's provider key masked (ProviderKeyMask). `record` turns it into the row that is committed.
+ * body and when the first came, and what it says about itself). What is recorded is what the agent gets: the bytes
+ * the proxy passes on (`passes`), the account's provider key masked (ProviderKeyMask), an error event it ends a stream
+ * with included, and nothing it held back. `record` turns them into the row that is committed.
  */
 export class ModelCallDraft {
   readonly id: string;
@@ -39,6 +40,7 @@ export class ModelCallDraft {
   facts = new AnswerFacts();
   private streamed = false;
   private chunks: Buffer[] = [];
+  /** The provider's answer bytes read so far (masked), held against answerLimit. */
   private bytes = 0;
   // Hashed as it is passed on, so that recording needs no second pass over (or copy of) the answer.
   private readonly answerHash = createHash('sha256');
@@ -46,7 +48,7 @@ export class ModelCallDraft {
 
   constructor(
     private readonly start: CallStart,
-    /** The most answer bytes the draft holds; received() throws AnswerTooLarge past it. */
+    /** The most answer bytes read from the provider; received() throws AnswerTooLarge past them. */
     readonly answerLimit: number,
     /** The account's key at the provider, masked wherever the answer holds it. */
     providerKey: string | undefined,
@@ -63,17 +65,29 @@ export class ModelCallDraft {
   }
 
   /**
-   * A chunk of the provider's answer body, as it came. Returns the bytes to pass on now, which are those recorded:
-   * the key masked, and a chunk's end that may begin the key held back until the next chunk or ended().
+   * A chunk of the provider's answer body, as it came. Returns the bytes that may be passed on now: the key masked,
+   * and a chunk's end that may begin the key held back until the next chunk or ended(). Recorded once passes() has them.
    */
   received(chunk: Buffer): Buffer {
     this.firstByteAt ??= new Date();
-    return this.keep(this.mask.push(chunk));
+    return this.counted(this.mask.push(chunk));
   }
 
-  /** The answer has ended: the bytes held back, to pass on (possibly none). */
+  /** The answer has ended: the bytes held back, that may be passed on now (possibly none). */
   ended(): Buffer {
-    return this.keep(this.mask.end());
+    return this.counted(this.mask.end());
+  }
+
+  /**
+   * Bytes the agent gets, in order: kept and hashed for the record, and returned to be sent. Bytes read but never
+   * passed on (an event the provider broke off, an answer the gateway answered with an error instead) are not recorded.
+   */
+  passes(bytes: Buffer): Buffer {
+    if (bytes.length > 0) {
+      this.chunks.push(bytes);
+      this.answerHash.update(bytes);
+    }
+    return bytes;
   }
 
   /** A header's value as the agent may see it. */
@@ -117,12 +131,9 @@ export class ModelCallDraft {
     };
   }
 
-  private keep(bytes: Buffer): Buffer {
-    if (bytes.length === 0) return bytes;
+  private counted(bytes: Buffer): Buffer {
     this.bytes += bytes.length;
     if (this.bytes > this.answerLimit) throw new AnswerTooLarge(this.answerLimit);
-    this.chunks.push(bytes);
-    this.answerHash.update(bytes);
     return bytes;
   }
 }
@@ -130,7 +141,7 @@ export class ModelCallDraft {
 /** The answer's bytes as recorded (and as the agent gets them), made again from the record's body. */
 export const answerBytes = (call: NewModelCall): Buffer => Buffer.from(call.responseBody, call.responseEncoding === 'base64' ? 'base64' : 'utf8');
 
-/** What received() throws when the answer outgrows the limit: the record keeps what came before. */
+/** What received() throws when the answer outgrows the limit: the record keeps what was passed on before. */
 export class AnswerTooLarge extends Error {
   constructor(readonly limit: number) {
     super(`the model provider's answer is longer than LLM_ANSWER_LIMIT_BYTES (${limit} bytes)`);
