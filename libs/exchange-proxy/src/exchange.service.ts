@@ -1,67 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import type { CancelBatchOrdersRequest } from '#libs/weex-client';
-import type * as Dto from './dto/exchange-dtos.js';
+import { OPERATIONS, type OperationAnswer, type OperationParams, type OperationRequest, type ParamOperation } from '#libs/weex-client';
 import { exchangeId } from './dto/exchange-id.js';
+import type { OperationDtoOf } from './dto/operation-dto.js';
 import { ExchangeCallService } from './exchange-call.service.js';
 
 /** Whose account a call is for: an agent's identity (AgentIdentity), of which only the account counts here. */
 type AgentIdentity = { accountId: string };
 
-const id = (value: string | undefined) => (value === undefined ? undefined : exchangeId(value));
-
 /**
- * The exchange operations the API serves, one method each, between the controllers and the account's client: it
- * turns a checked request (its DTO) into the client's, with IDs as exact 64-bit values, and runs it for the agent's
- * account, bounded in time (ExchangeCallService).
+ * The exchange operations the API serves, between the controllers and the account's client: a controller names the
+ * operation and hands over the request its DTO checked (`exchange.call(agent, 'openOrders', query)`); the call runs
+ * for the agent's account, bounded in time (ExchangeCallService). Writes (the cancels) are sent once, never retried:
+ * a 504 means the outcome is unknown.
  */
 @Injectable()
 export class ExchangeService {
   constructor(private readonly exchange: ExchangeCallService) {}
 
-  positions(agent: AgentIdentity) {
-    return this.exchange.run(agent.accountId, 'allPositions', (client, o) => client.allPositions(o));
+  call<K extends ParamOperation>(agent: AgentIdentity, operation: K, params: OperationDtoOf<K>): Promise<OperationAnswer<K>> {
+    const request = clientRequest(operation, params as Record<string, unknown>) as OperationRequest<K>;
+    return this.exchange.run(agent.accountId, operation, (client, options) => client.request(operation, request, options));
   }
+}
 
-  income(agent: AgentIdentity, query: Dto.IncomeParams) {
-    return this.exchange.run(agent.accountId, 'income', (client, o) => client.income({ ...query }, o));
+/** The DTO's fields as the client takes them: IDs (digits in a query, numbers or bigints in a body) as exact digits. */
+function clientRequest(operation: ParamOperation, params: Record<string, unknown>): Record<string, unknown> {
+  const { fields } = OPERATIONS[operation].params as OperationParams;
+  const request: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || !(name in fields)) continue;
+    const { kind } = fields[name];
+    request[name] = kind === 'id' ? exchangeId(value) : kind === 'ids' ? (value as unknown[]).map(exchangeId) : value;
   }
-
-  symbolConfig(agent: AgentIdentity, { symbol }: Dto.SymbolConfigParams) {
-    return this.exchange.run(agent.accountId, 'symbolConfig', (client, o) => client.symbolConfig({ symbol }, o));
-  }
-
-  openOrders(agent: AgentIdentity, { orderId, ...query }: Dto.OpenOrdersParams) {
-    return this.exchange.run(agent.accountId, 'openOrders', (client, o) => client.openOrders({ ...query, orderId: id(orderId) }, o));
-  }
-
-  orderHistory(agent: AgentIdentity, query: Dto.OrderHistoryParams) {
-    return this.exchange.run(agent.accountId, 'orderHistory', (client, o) => client.orderHistory({ ...query }, o));
-  }
-
-  order(agent: AgentIdentity, orderId: string) {
-    return this.exchange.run(agent.accountId, 'orderInfo', (client, o) => client.orderInfo({ orderId: exchangeId(orderId) }, o));
-  }
-
-  algoOrders(agent: AgentIdentity, query: Dto.AlgoOrdersParams) {
-    return this.exchange.run(agent.accountId, 'algoOrders', (client, o) => client.algoOrders({ ...query }, o));
-  }
-
-  trades(agent: AgentIdentity, { orderId, ...query }: Dto.UserTradesParams) {
-    return this.exchange.run(agent.accountId, 'userTrades', (client, o) => client.userTrades({ ...query, orderId: id(orderId) }, o));
-  }
-
-  spotBills(agent: AgentIdentity, query: Dto.SpotBillsParams) {
-    return this.exchange.run(agent.accountId, 'spotBills', (client, o) => client.spotBills({ ...query }, o));
-  }
-
-  /** Sent once, never retried: a 504 means the outcome is unknown. */
-  cancelOrders(agent: AgentIdentity, { symbol, ids, cids }: Dto.CancelBatchOrdersParams) {
-    const request: CancelBatchOrdersRequest = ids ? { symbol, ids: ids.map(exchangeId) } : { symbol, cids: cids! };
-    return this.exchange.run(agent.accountId, 'cancelBatchOrders', (client, o) => client.cancelBatchOrders(request, o));
-  }
-
-  /** Sent once, never retried: a 504 means the outcome is unknown. */
-  cancelPlan(agent: AgentIdentity, { symbol, orderId }: Dto.CancelPlanParams) {
-    return this.exchange.run(agent.accountId, 'cancelPlan', (client, o) => client.cancelPlan({ symbol, orderId: exchangeId(orderId) }, o));
-  }
+  return request;
 }

@@ -1,6 +1,6 @@
 export * from './budget-wait.js';
-export * from './dto/exchange-dtos.js';
 export * from './dto/exchange-id.js';
+export * from './dto/operation-dto.js';
 export * from './exchange-proxy.module.js';
 export * from './exchange-call.service.js';
 export * from './exchange.service.js';

@@ -1,3 +1,4 @@
+import type { RecordShape } from './normalise.js';
 import type { IdInput, Millis, SymbolInput } from './types/common.types.js';
 
 /**
@@ -25,6 +26,15 @@ export type ParamRule =
 
 export type Param = ParamRule & { required?: true };
 
+/** An operation's answer: a list or one record of a shape, typed `T` (a phantom field, never set). */
+export interface Answer<T> {
+  list: boolean;
+  shape: RecordShape;
+  readonly type?: T;
+}
+export const listOf = <T>(shape: RecordShape): Answer<T[]> => ({ list: true, shape });
+export const recordOf = <T>(shape: RecordShape): Answer<T> => ({ list: false, shape });
+
 /**
  * The startTime/endTime window of an operation, as the exchange serves it. Times sent alone are given the other end
  * by the exchange: `endAloneDays` before endTime; `startAlone` is `now` (endTime becomes now) or a number of days.
@@ -36,6 +46,8 @@ export interface TimeWindow {
   lookbackDays?: number;
   endAloneDays?: number;
   startAlone?: 'now' | number;
+  /** The client sends both times, filling in the one not given as the exchange would. */
+  sendBoth?: true;
 }
 
 export interface OperationParams {

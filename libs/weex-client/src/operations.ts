@@ -1,4 +1,25 @@
-import { id, ids, int, INTEGER_MAX, millis, oneOf, type OperationParams, required, type RequestOf, symbol, text, texts } from './operation-params.js';
+import type { RecordShape } from './normalise.js';
+import {
+  type Answer,
+  id,
+  ids,
+  int,
+  INTEGER_MAX,
+  listOf,
+  millis,
+  oneOf,
+  type OperationParams,
+  recordOf,
+  required,
+  type RequestOf,
+  symbol,
+  text,
+  texts,
+} from './operation-params.js';
+import type { IncomePage, Position, SymbolConfig } from './types/account.types.js';
+import type { AlgoOrdersPage, CancelBatchOrdersResult, CancelPlanResult, Order } from './types/order.types.js';
+import type { SpotBill } from './types/spot.types.js';
+import type { Trade } from './types/trade.types.js';
 
 /** Which host an operation lives on: the contract REST host, or the spot host (spot bills only). */
 export type WeexHost = 'contract' | 'spot';
@@ -15,8 +36,10 @@ export interface WeexOperation {
   uidWeight: number;
   /** Whether the exchange changes state: writes are never retried blindly. */
   write: boolean;
-  /** The request's parameters and their rules, for the operations the gateway serves (none: takes none). */
+  /** The request's parameters and their rules, for the operations the gateway serves. */
   params?: OperationParams;
+  /** The answer's type, and which of its fields are IDs, times and nested records (`normalise.ts`). */
+  answer?: Answer<unknown>;
 }
 
 /** incomeType values of the spec's income operation. */
@@ -46,6 +69,14 @@ export const INCOME_TYPES = [
 
 const time = { startTime: millis(), endTime: millis() };
 
+const ORDER: RecordShape = { ids: ['orderId'], times: ['time', 'updateTime', 'goodTillDate'] };
+const PLAN_ORDER: RecordShape = { ids: ['algoId', 'actualOrderId'], times: ['createTime', 'updateTime', 'triggerTime'] };
+const CANCEL_RESULT: RecordShape = { ids: ['order_id'] };
+const POSITION: RecordShape = {
+  ids: ['id', 'separatedOpenOrderId', 'createdMatchSequenceId', 'updatedMatchSequenceId'],
+  times: ['createdTime', 'updatedTime'],
+};
+
 /**
  * Every operation of the interface spec (contract-trading-interface.md, endpoint table) plus server time and exchange
  * info. The one table both the client and the simulator read paths and weights from.
@@ -53,7 +84,17 @@ const time = { startTime: millis(), endTime: millis() };
 export const OPERATIONS = {
   uploadAiLog: { spec: 1, method: 'POST', path: '/capi/v3/order/uploadAiLog', host: 'contract', ipWeight: 1, uidWeight: 1, write: true },
   uploadAiLogV2: { method: 'POST', path: '/capi/v2/order/uploadAiLog', host: 'contract', ipWeight: 1, uidWeight: 1, write: true },
-  allPositions: { spec: 2, method: 'GET', path: '/capi/v3/account/position/allPosition', host: 'contract', ipWeight: 10, uidWeight: 15, write: false },
+  allPositions: {
+    spec: 2,
+    method: 'GET',
+    path: '/capi/v3/account/position/allPosition',
+    host: 'contract',
+    ipWeight: 10,
+    uidWeight: 15,
+    write: false,
+    params: { fields: {} },
+    answer: listOf<Position>(POSITION),
+  },
   income: {
     spec: 3,
     method: 'POST',
@@ -64,8 +105,10 @@ export const OPERATIONS = {
     write: false,
     params: {
       fields: { asset: text(20), symbol: symbol(), incomeType: oneOf(INCOME_TYPES), ...time, limit: int(1, 100, 20), nextKey: id() },
-      window: { maxDays: 100, endAloneDays: 30, startAlone: 'now' },
+      // The client sends both times: one client reports the exchange refusing a time sent alone.
+      window: { maxDays: 100, endAloneDays: 30, startAlone: 'now', sendBoth: true },
     },
+    answer: recordOf<IncomePage>({ records: { items: { ids: ['billId'], times: ['time'] } } }),
   },
   openOrders: {
     spec: 4,
@@ -76,6 +119,7 @@ export const OPERATIONS = {
     uidWeight: 3,
     write: false,
     params: { fields: { symbol: symbol(), orderId: id(0n), ...time, limit: int(1, 100, 100), page: int(0, INTEGER_MAX) }, window: {} },
+    answer: listOf<Order>(ORDER),
   },
   algoOrders: {
     spec: 5,
@@ -86,6 +130,7 @@ export const OPERATIONS = {
     uidWeight: 10,
     write: false,
     params: { fields: { symbol: symbol(), ...time, limit: int(1, 1000, 500) }, window: { maxDays: 90 } },
+    answer: recordOf<AlgoOrdersPage>({ records: { orders: PLAN_ORDER } }),
   },
   orderInfo: {
     spec: 6,
@@ -96,6 +141,7 @@ export const OPERATIONS = {
     uidWeight: 3,
     write: false,
     params: { fields: { orderId: required(id()) } },
+    answer: recordOf<Order>(ORDER),
   },
   orderHistory: {
     spec: 7,
@@ -106,6 +152,7 @@ export const OPERATIONS = {
     uidWeight: 10,
     write: false,
     params: { fields: { symbol: symbol(), limit: int(1, 1000, 500), ...time, page: int(0, INTEGER_MAX) }, window: { maxDays: 90 } },
+    answer: listOf<Order>(ORDER),
   },
   userTrades: {
     spec: 8,
@@ -120,6 +167,7 @@ export const OPERATIONS = {
       // weex-facts [L]: fills in windows of at most 7 days, at most 365 days back.
       window: { maxDays: 7, lookbackDays: 365, endAloneDays: 7, startAlone: 7 },
     },
+    answer: listOf<Trade>({ ids: ['id', 'orderId'], times: ['time'] }),
   },
   symbolConfig: {
     spec: 9,
@@ -130,6 +178,7 @@ export const OPERATIONS = {
     uidWeight: 10,
     write: false,
     params: { fields: { symbol: symbol() } },
+    answer: listOf<SymbolConfig>({}),
   },
   spotBills: {
     spec: 10,
@@ -140,6 +189,7 @@ export const OPERATIONS = {
     uidWeight: 5,
     write: false,
     params: { fields: { coinId: int(0, INTEGER_MAX), bizType: text(64), after: millis(), before: millis(), limit: int(1, 100, 10) } },
+    answer: listOf<SpotBill>({ ids: ['billId'], times: ['cTime'], integers: ['coinId'] }),
   },
   cancelBatchOrders: {
     spec: 11,
@@ -154,6 +204,7 @@ export const OPERATIONS = {
       fields: { symbol: required(symbol()), ids: ids(), cids: texts(40) },
       exactlyOne: ['ids', 'cids'],
     },
+    answer: recordOf<CancelBatchOrdersResult>({ ids: ['orderIds'], records: { cancelOrderResultList: CANCEL_RESULT, failInfos: CANCEL_RESULT } }),
   },
   cancelPlan: {
     spec: 12,
@@ -164,6 +215,7 @@ export const OPERATIONS = {
     uidWeight: 3,
     write: true,
     params: { fields: { symbol: required(symbol()), orderId: required(id()) } },
+    answer: recordOf<CancelPlanResult>(CANCEL_RESULT),
   },
   // Not in the spec's table; public and unsigned. Weights are a guess [G] and cheap to change here.
   serverTime: { method: 'GET', path: '/capi/v3/market/time', host: 'contract', ipWeight: 1, uidWeight: 0, write: false },
@@ -174,3 +226,6 @@ export type OperationName = keyof typeof OPERATIONS;
 
 /** The request of an operation the table declares parameters for, as the client takes it. */
 export type OperationRequest<K extends OperationName> = RequestOf<(typeof OPERATIONS)[K] extends { params: infer P } ? P : never>;
+
+/** The answer of an operation, as the client returns it (normalised). */
+export type OperationAnswer<K extends OperationName> = (typeof OPERATIONS)[K] extends { answer: Answer<infer T> } ? T : never;

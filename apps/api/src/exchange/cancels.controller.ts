@@ -1,11 +1,15 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiJsonBody } from '#libs/api-docs';
-import { CancelBatchOrdersParams, CancelPlanParams, ExchangeService, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import type { CancelBatchOrdersResult, CancelPlanResult } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
 import { CancelBatchResultDto, CancelPlanResultDto } from './exchange.responses.js';
+
+// Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
+class CancelBatchOrdersParams extends OperationDto('cancelBatchOrders') {}
+class CancelPlanParams extends OperationDto('cancelPlan') {}
 
 /**
  * Batch cancel and plan-order cancel (spec operations 11 and 12). Sent once, never retried: a 504 means the outcome
@@ -22,7 +26,7 @@ export class CancelsController {
   @ApiAnswer(200, 'Per-order results; failures in failInfos', CancelBatchResultDto, EXAMPLES.cancelBatch)
   @HttpCode(200)
   cancelOrders(@Body() body: CancelBatchOrdersParams, @Agent() agent: AgentIdentity): Promise<CancelBatchOrdersResult> {
-    return this.exchange.cancelOrders(agent, body);
+    return this.exchange.call(agent, 'cancelBatchOrders', body);
   }
 
   @Post('plan-orders/cancel')
@@ -34,6 +38,6 @@ export class CancelsController {
   @ApiAnswer(200, 'The result; a refusal has result false and err_code', CancelPlanResultDto, EXAMPLES.cancelPlan)
   @HttpCode(200)
   cancelPlanOrder(@Body() body: CancelPlanParams, @Agent() agent: AgentIdentity): Promise<CancelPlanResult> {
-    return this.exchange.cancelPlan(agent, body);
+    return this.exchange.call(agent, 'cancelPlan', body);
   }
 }

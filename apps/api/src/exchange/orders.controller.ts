@@ -1,12 +1,18 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint, ApiError } from '#libs/api-docs';
-import { AlgoOrdersParams, ExchangeService, OpenOrdersParams, OrderHistoryParams, OrderInfoParams, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import { NoQueryDto } from '#libs/http';
 import type { AlgoOrdersPage, Order } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
 import { AlgoOrdersPageDto, OrderDto, OrderListDto } from './exchange.responses.js';
+
+// Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
+class AlgoOrdersParams extends OperationDto('algoOrders') {}
+class OpenOrdersParams extends OperationDto('openOrders') {}
+class OrderHistoryParams extends OperationDto('orderHistory') {}
+class OrderInfoParams extends OperationDto('orderInfo') {}
 
 /**
  * Open, historical and single orders, and conditional-order history (spec operations 4-7). `orders/open` and
@@ -21,14 +27,14 @@ export class OrdersController {
   @ApiEndpoint('Open orders', `${specOperation('openOrders')}. limit 1-100, default 100; page from 0; orderId: only orders with a greater ID.`)
   @ApiAnswer(200, 'Open orders, newest first', OrderListDto, EXAMPLES.openOrders)
   async listOpenOrders(@Query() query: OpenOrdersParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
-    return { data: await this.exchange.openOrders(agent, query) };
+    return { data: await this.exchange.call(agent, 'openOrders', query) };
   }
 
   @Get('orders/history')
   @ApiEndpoint('Order history', `${specOperation('orderHistory')}. limit 1-1000, default 500; startTime ≤ endTime, at most 90 days apart; page from 0.`)
   @ApiAnswer(200, 'Final orders, newest first', OrderListDto, EXAMPLES.orderHistory)
   async listOrderHistory(@Query() query: OrderHistoryParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
-    return { data: await this.exchange.orderHistory(agent, query) };
+    return { data: await this.exchange.call(agent, 'orderHistory', query) };
   }
 
   /** One order, as the exchange returns it. */
@@ -44,7 +50,7 @@ export class OrdersController {
     message: 'the exchange knows no such order of this account (orderInfo): Order does not exist. (code -3200)',
   })
   getOrder(@Param() path: OrderInfoParams, @Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<Order> {
-    return this.exchange.order(agent, path.orderId);
+    return this.exchange.call(agent, 'orderInfo', path);
   }
 
   /** The exchange's page as it comes: `{ orders, hasMore }`. */
@@ -52,6 +58,6 @@ export class OrdersController {
   @ApiEndpoint('Conditional (plan) order history', `${specOperation('algoOrders')}. limit 1-1000, default 500; endTime within 90 days of startTime.`)
   @ApiAnswer(200, 'The exchange page', AlgoOrdersPageDto, EXAMPLES.algoOrders)
   listAlgoOrders(@Query() query: AlgoOrdersParams, @Agent() agent: AgentIdentity): Promise<AlgoOrdersPage> {
-    return this.exchange.algoOrders(agent, query);
+    return this.exchange.call(agent, 'algoOrders', query);
   }
 }

@@ -1,11 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeService, SpotBillsParams, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import type { SpotBill } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
 import { SpotBillListDto } from './exchange.responses.js';
+
+// Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
+class SpotBillsParams extends OperationDto('spotBills') {}
 
 /** Spot account bills (spec operation 10, on the spot host). */
 @Controller('v1/spot')
@@ -17,6 +20,6 @@ export class SpotController {
   @ApiEndpoint('Spot account bills', `${specOperation('spotBills')}, on the spot host. limit 1-100, default 10; after/before in Unix ms.`)
   @ApiAnswer(200, 'Bills', SpotBillListDto, EXAMPLES.spotBills)
   async listSpotBills(@Query() query: SpotBillsParams, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
-    return { data: await this.exchange.spotBills(agent, query) };
+    return { data: await this.exchange.call(agent, 'spotBills', query) };
   }
 }

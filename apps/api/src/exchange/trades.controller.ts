@@ -1,11 +1,14 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Agent, type AgentIdentity } from '#libs/accounts';
 import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
-import { ExchangeService, UserTradesParams, specOperation } from '#libs/exchange-proxy';
+import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import type { Trade } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
 import { EXAMPLES } from './exchange-examples.js';
 import { TradeListDto } from './exchange.responses.js';
+
+// Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
+class UserTradesParams extends OperationDto('userTrades') {}
 
 /** Trade (fill) details (spec operation 8). */
 @Controller('v1')
@@ -20,6 +23,6 @@ export class TradesController {
   )
   @ApiAnswer(200, 'Fills', TradeListDto, EXAMPLES.trades)
   async listTrades(@Query() query: UserTradesParams, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
-    return { data: await this.exchange.trades(agent, query) };
+    return { data: await this.exchange.call(agent, 'userTrades', query) };
   }
 }

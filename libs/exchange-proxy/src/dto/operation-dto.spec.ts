@@ -2,20 +2,11 @@ import { OPERATIONS, operationRequest, type OperationParams, type Param, type Pa
 import { validateQuery } from '#libs/validation';
 import { readParams } from '../../../../apps/exchange-sim/src/http/operation-params.js';
 import { RequestParams } from '../../../../apps/exchange-sim/src/http/request-params.js';
-import * as Dtos from './exchange-dtos.js';
+import { OperationDto } from './operation-dto.js';
 
 // The gateway, the client and the simulator read one table: for every query operation, every field and a value on
 // each side of its rule, the three give the same verdict.
 const QUERY_OPERATIONS = ['income', 'openOrders', 'algoOrders', 'orderHistory', 'userTrades', 'symbolConfig', 'spotBills'] as const;
-const DTOS: Record<(typeof QUERY_OPERATIONS)[number], new () => object> = {
-  income: Dtos.IncomeParams,
-  openOrders: Dtos.OpenOrdersParams,
-  algoOrders: Dtos.AlgoOrdersParams,
-  orderHistory: Dtos.OrderHistoryParams,
-  userTrades: Dtos.UserTradesParams,
-  symbolConfig: Dtos.SymbolConfigParams,
-  spotBills: Dtos.SpotBillsParams,
-};
 
 /** Values on both sides of a rule, as query text, and whether the rule takes each. */
 function probes(param: Param): Array<[string, boolean]> {
@@ -55,7 +46,7 @@ function verdicts(operation: ParamOperation, field: string, text: string, dto: n
   const gateway = attempt(() => validateQuery(dto, { [field]: text }));
   const value =
     ['int', 'millis'].includes((OPERATIONS[operation].params as OperationParams).fields[field].kind) && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-  const client = attempt(() => operationRequest(operation, { [field]: value }));
+  const client = attempt(() => operationRequest(operation, { [field]: value }, Date.now()));
   const simulator = attempt(() => readParams(operation, RequestParams.fromQuery({ [field]: text })));
   return { gateway, client, simulator };
 }
@@ -77,7 +68,7 @@ describe('one table of operations, read by the gateway, the client and the simul
   );
 
   it.each(cases)('%s %s=%s: all three say %s', (operation, field, text, ok) => {
-    expect(verdicts(operation, field, text, DTOS[operation])).toEqual({ gateway: ok, client: ok, simulator: ok });
+    expect(verdicts(operation, field, text, OperationDto(operation))).toEqual({ gateway: ok, client: ok, simulator: ok });
   });
 
   it('probes every rule kind the query operations use', () => {

@@ -15,6 +15,9 @@ export type OperationDtoOf<K extends ParamOperation> = { [N in Required<Fields<K
   [N in Exclude<keyof Fields<K>, Required<Fields<K>>>]?: DtoValue<Fields<K>[N]>;
 };
 
+// One class per operation, however many places ask for it: class-validator-jsonschema names schemas by class name.
+const DTOS: Partial<Record<ParamOperation, new () => object>> = {};
+
 /**
  * The request DTO of an exchange operation, from the parameters its entry in OPERATIONS declares: one class-validator
  * rule set per field (so the 400 and the OpenAPI entry follow the table), the window's rules, and "exactly one of".
@@ -22,6 +25,10 @@ export type OperationDtoOf<K extends ParamOperation> = { [N in Required<Fields<K
  * the OpenAPI document names a body's schema after the class that holds its rules.
  */
 export function OperationDto<K extends ParamOperation>(operation: K): new () => OperationDtoOf<K> {
+  return (DTOS[operation] ??= makeDto(operation)) as new () => OperationDtoOf<K>;
+}
+
+function makeDto(operation: ParamOperation): new () => object {
   const params = OPERATIONS[operation].params as OperationParams;
   const name = `${operation[0].toUpperCase()}${operation.slice(1)}Params`;
   const dto = { [name]: class {} }[name];
@@ -30,7 +37,7 @@ export function OperationDto<K extends ParamOperation>(operation: K): new () => 
     const extra = field === 'startTime' || field === 'endTime' ? (window?.[field] ?? []) : [];
     fieldRule(field, param, params, extra)(dto.prototype, field);
   }
-  return dto as new () => OperationDtoOf<K>;
+  return dto;
 }
 
 function fieldRule(field: string, param: Param, params: OperationParams, extra: PropertyDecorator[]): PropertyDecorator {
