@@ -5,7 +5,7 @@ import { ExchangeService } from './exchange.service.js';
 
 /**
  * What the account and order endpoints need: the exchange client of each account (WeexModule, whose budget the
- * upload worker shares) behind ExchangeService (a method per operation) and ExchangeCallService (the time-bounded
+ * upload worker shares) behind ExchangeService (`call(agent, operation, params)`) and ExchangeCallService (the time-bounded
  * call). Controllers add `@UseFilters(ExchangeErrorFilter)`.
  */
 @Module({

@@ -11,7 +11,7 @@ import type { Trade, UserTradesRequest } from './types/trade.types.js';
 import { WeexClientBase } from './weex-client-base.js';
 
 /**
- * The WEEX contract (and spot bills) REST client: one method per operation. Every call waits for its IP and UID
+ * The WEEX contract (and spot bills) REST client: every operation of OPERATIONS by name, and a named method each. Every call waits for its IP and UID
  * weight in the budget, is signed afresh, has a timeout, and comes back normalised (IDs as digit strings, times as
  * ms numbers, amounts as decimal strings). Reads are retried on transient, unavailable and rate-limited answers;
  * writes (cancels, uploads) never are. Bad parameters are refused before sending with an `invalid_request`
