@@ -30,15 +30,16 @@ export async function run() {
     const probe = await post(viaGateway, CHAT, AUTH);
     if (probe.status !== 200) return unavailable(`POST ${viaGateway} answered ${probe.status}`);
 
+    const concurrency = Number(process.env.BENCH_LLM_CONCURRENCY ?? QUERY_CONCURRENCY);
     const whole = await alternatingLoops({
       calls: { gateway: () => wholeAnswer(viaGateway, AUTH), direct: () => wholeAnswer(direct, {}) },
-      concurrency: Number(process.env.BENCH_LLM_CONCURRENCY ?? QUERY_CONCURRENCY),
+      concurrency,
       durationS: DURATION_S,
     });
     model.requests.length = 0; // the stand-in keeps every request; the bench needs none of them
     const first = await alternatingLoops({
       calls: { gateway: () => firstToken(viaGateway, AUTH), direct: () => firstToken(direct, {}) },
-      concurrency: Number(process.env.BENCH_LLM_CONCURRENCY ?? QUERY_CONCURRENCY),
+      concurrency,
       durationS: DURATION_S,
     });
     model.requests.length = 0;
@@ -57,7 +58,7 @@ export async function run() {
       ],
       summary: `added at p50: ${ms(added)} to a whole answer, ${ms(addedFirst)} to a stream's first token`,
       details: [
-        `${QUERY_CONCURRENCY} callers, each awaiting its answer before the next, ${DURATION_S} s per side in alternating 1 s slices after 1 s of warm-up, node:http with kept-alive connections on both sides`,
+        `${concurrency} caller${concurrency === 1 ? '' : 's'}, each awaiting its answer before the next, ${DURATION_S} s per side in alternating 1 s slices after 1 s of warm-up, node:http with kept-alive connections on both sides`,
         `whole answer through the gateway: ${whole.gateway.count} calls, ${whole.gateway.perSecond.toFixed(0)}/s, p50 ${ms(whole.gateway.p50)}, p99 ${ms(whole.gateway.p99)}${errorsOf(whole.gateway)}`,
         `whole answer direct: ${whole.direct.count} calls, ${whole.direct.perSecond.toFixed(0)}/s, p50 ${ms(whole.direct.p50)}, p99 ${ms(whole.direct.p99)}${errorsOf(whole.direct)}`,
         `first token through the gateway: p50 ${ms(first.gateway.p50)}, p99 ${ms(first.gateway.p99)} (${first.gateway.count} streams${errorsOf(first.gateway)}); direct: p50 ${ms(first.direct.p50)}, p99 ${ms(first.direct.p99)}${errorsOf(first.direct)}`,
