@@ -12,6 +12,33 @@ const ORDER = '737185556881998184';
  * an uploaded log) are checked against the response schemas its /docs-json declares for them, field by field, with
  * no field left undescribed.
  */
+/** Every route an agent calls, with a path that answers: the exchange ones are held to the document below. */
+const agentCalls = (logId: string): Array<[string, string, string, unknown?]> => [
+  ['POST', '/v1/ai-logs', '/v1/ai-logs', { orderId: ORDER, stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'x' }],
+  ['POST', '/v1/ai-logs/batch', '/v1/ai-logs/batch', { logs: [{ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'x' }, { stage: '' }] }],
+  ['GET', '/v1/ai-logs/{id}', `/v1/ai-logs/${logId}`],
+  ['GET', '/v1/positions', '/v1/positions'],
+  ['GET', '/v1/income', '/v1/income'],
+  ['GET', '/v1/symbol-config', '/v1/symbol-config'],
+  ['GET', '/v1/orders/open', '/v1/orders/open'],
+  ['GET', '/v1/orders/history', '/v1/orders/history'],
+  ['GET', '/v1/orders/{orderId}', `/v1/orders/${ORDER}`],
+  ['GET', '/v1/algo-orders', '/v1/algo-orders'],
+  ['GET', '/v1/trades', `/v1/trades?orderId=${ORDER}`],
+  ['GET', '/v1/spot/bills', '/v1/spot/bills'],
+  ['GET', '/v1/orders/{orderId}/evidence', `/v1/orders/${ORDER}/evidence`],
+  ['GET', '/v1/compliance/coverage', '/v1/compliance/coverage'],
+  ['GET', '/v1/evidence/sync', '/v1/evidence/sync'],
+  ['GET', '/v1/audit/head', '/v1/audit/head'],
+  ['GET', '/v1/audit/verify', '/v1/audit/verify'],
+  ['POST', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
+  ['GET', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
+  ['GET', '/v1/audit/public-key', '/v1/audit/public-key'],
+  ['GET', '/v1/audit/witnesses', '/v1/audit/witnesses'],
+  ['POST', '/v1/orders/cancel-batch', '/v1/orders/cancel-batch', { symbol: 'BTCUSDT', ids: ['1'] }],
+  ['POST', '/v1/plan-orders/cancel', '/v1/plan-orders/cancel', { symbol: 'BTCUSDT', orderId: '1' }],
+];
+
 describe('the OpenAPI document matches real answers', () => {
   const suite = gatewaySuite({ ADMIN_TOKEN: ADMIN, EVIDENCE_SYNC_INTERVAL_MS: '0' });
   // The document and the answers are read loosely, and checked by schemaProblems.
@@ -41,33 +68,22 @@ describe('the OpenAPI document matches real answers', () => {
   }, 60_000);
 
   it("an agent's answers: logs, account, orders, trades, evidence, audit", async () => {
-    const calls: Array<[string, string, string, unknown?]> = [
-      ['POST', '/v1/ai-logs', '/v1/ai-logs', { orderId: ORDER, stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'x' }],
-      ['POST', '/v1/ai-logs/batch', '/v1/ai-logs/batch', { logs: [{ stage: 'decision', model: 'm', input: {}, output: {}, explanation: 'x' }, { stage: '' }] }],
-      ['GET', '/v1/ai-logs/{id}', `/v1/ai-logs/${logId}`],
-      ['GET', '/v1/positions', '/v1/positions'],
-      ['GET', '/v1/income', '/v1/income'],
-      ['GET', '/v1/symbol-config', '/v1/symbol-config'],
-      ['GET', '/v1/orders/open', '/v1/orders/open'],
-      ['GET', '/v1/orders/history', '/v1/orders/history'],
-      ['GET', '/v1/orders/{orderId}', `/v1/orders/${ORDER}`],
-      ['GET', '/v1/algo-orders', '/v1/algo-orders'],
-      ['GET', '/v1/trades', `/v1/trades?orderId=${ORDER}`],
-      ['GET', '/v1/spot/bills', '/v1/spot/bills'],
-      ['GET', '/v1/orders/{orderId}/evidence', `/v1/orders/${ORDER}/evidence`],
-      ['GET', '/v1/compliance/coverage', '/v1/compliance/coverage'],
-      ['GET', '/v1/evidence/sync', '/v1/evidence/sync'],
-      ['GET', '/v1/audit/head', '/v1/audit/head'],
-      ['GET', '/v1/audit/verify', '/v1/audit/verify'],
-      ['POST', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
-      ['GET', '/v1/audit/checkpoints', '/v1/audit/checkpoints'],
-      ['GET', '/v1/audit/public-key', '/v1/audit/public-key'],
-      ['GET', '/v1/audit/witnesses', '/v1/audit/witnesses'],
-      ['POST', '/v1/orders/cancel-batch', '/v1/orders/cancel-batch', { symbol: 'BTCUSDT', ids: ['1'] }],
-    ];
+    const calls = agentCalls(logId);
     const problems = [];
     for (const [method, route, path, body] of calls) problems.push(...(await answerProblems(method, route, path, agent(), body)));
     expect(problems).toEqual([]);
+  });
+
+  it('checks every exchange route the document lists', async () => {
+    // An exchange route's description names its operation and weights (specOperation), so a new one cannot be missed.
+    const exchange = Object.entries(doc.paths as Record<string, Record<string, { description?: string }>>).flatMap(([route, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => /weight \d+ IP \/ \d+ UID/.test(op.description ?? ''))
+        .map(([method]) => `${method.toUpperCase()} ${route}`),
+    );
+    const checked = new Set(agentCalls('0').map(([method, route]) => `${method} ${route}`));
+    expect(exchange.length).toBeGreaterThanOrEqual(11);
+    expect(exchange.filter((route) => !checked.has(route))).toEqual([]);
   });
 
   it("an operator's answers, the probes, and an error", async () => {

@@ -4,7 +4,8 @@ import { ApiAnswer, ApiEndpoint, ApiErrors } from '#libs/api-docs';
 import { DisconnectSignal, NoQueryDto } from '#libs/http';
 import { CoverageQueryDto, type CoverageView, coverageWindow, EvidenceService, type OrderEvidenceView, type SyncStateView } from '#libs/evidence';
 import { AgentApi, Scopes } from './controller-kinds.js';
-import { EXAMPLES } from './exchange/exchange-examples.js';
+import { ORDER_EXAMPLES } from './exchange/orders.responses.js';
+import { TRADE_EXAMPLES } from './exchange/trades.responses.js';
 import { AccountSyncStateDto, CoverageDto, OrderEvidenceDto } from './evidence.responses.js';
 
 const STREAM_EXAMPLE = {
@@ -22,10 +23,10 @@ const SYNC_EXAMPLE = { syncedUntil: '2026-11-22T10:00:00.000Z', streams: [STREAM
 const EVIDENCE_EXAMPLE = {
   orderId: '737185556881998306',
   coverage: 'covered',
-  order: { ...EXAMPLES.orderHistory.data[0], orderId: '737185556881998306' },
+  order: { ...ORDER_EXAMPLES.orderHistory.data[0], orderId: '737185556881998306' },
   orderSyncedAt: '2026-11-22T10:00:01.000Z',
-  fills: [{ ...EXAMPLES.trades.data[0], orderId: '737185556881998306' }],
-  planOrder: { ...EXAMPLES.algoOrders.orders[0], algoId: '737185556881998401', actualOrderId: '737185556881998306', algoStatus: 'TRIGGERED' },
+  fills: [{ ...TRADE_EXAMPLES.trades.data[0], orderId: '737185556881998306' }],
+  planOrder: { ...ORDER_EXAMPLES.algoOrders.orders[0], algoId: '737185556881998401', actualOrderId: '737185556881998306', algoStatus: 'TRIGGERED' },
   planOrderLink: 'placed',
   logs: [
     {

@@ -12,7 +12,8 @@ import type {
   UnmatchedLogView,
 } from '#libs/evidence';
 import { OUTCOME, STATUS, UploadReceiptDto } from './ai-logs.responses.js';
-import { OrderDto, PlanOrderDto, TradeDto } from './exchange/exchange.responses.js';
+import { OrderDto, PlanOrderDto } from './exchange/orders.responses.js';
+import { TradeDto } from './exchange/trades.responses.js';
 
 /** The answers of the evidence and coverage endpoints, as OpenAPI schemas. */
 

@@ -457,7 +457,7 @@ export interface paths {
     };
     /**
      * Income history
-     * @description Spec operation 3 (income; weight 2 IP / 5 UID). limit 1-100, default 20; only endTime: from 30 days before it; only startTime: to now; both: at most 100 days. The next page: the same query with the answer's nextKey.
+     * @description Spec operation 3 (income; weight 2 IP / 5 UID). limit 1-100, default 20; endTime ≥ startTime, at most 100 days after it; endTime alone: from 30 days before it; startTime alone: to now. The next page: the same query with the answer's nextKey.
      */
     get: operations['listIncome'];
     put?: never;
@@ -477,7 +477,7 @@ export interface paths {
     };
     /**
      * Margin and leverage per symbol
-     * @description Spec operation 9 (symbolConfig; weight 5 IP / 10 UID); every symbol when none is given.
+     * @description Spec operation 9 (symbolConfig; weight 5 IP / 10 UID). Every symbol when none is given.
      */
     get: operations['listSymbolConfig'];
     put?: never;
@@ -497,7 +497,7 @@ export interface paths {
     };
     /**
      * Open orders
-     * @description Spec operation 4 (openOrders; weight 2 IP / 3 UID). limit 1-100, default 100; page from 0; orderId: only orders with a greater ID.
+     * @description Spec operation 4 (openOrders; weight 2 IP / 3 UID). limit 1-100, default 100; page from 0; endTime ≥ startTime. orderId: only orders with a greater ID.
      */
     get: operations['listOpenOrders'];
     put?: never;
@@ -517,7 +517,7 @@ export interface paths {
     };
     /**
      * Order history
-     * @description Spec operation 7 (orderHistory; weight 10 IP / 10 UID). limit 1-1000, default 500; startTime ≤ endTime, at most 90 days apart; page from 0.
+     * @description Spec operation 7 (orderHistory; weight 10 IP / 10 UID). limit 1-1000, default 500; page from 0; endTime ≥ startTime, at most 90 days after it.
      */
     get: operations['listOrderHistory'];
     put?: never;
@@ -537,7 +537,7 @@ export interface paths {
     };
     /**
      * One order
-     * @description Spec operation 6 (orderInfo; weight 2 IP / 3 UID). orderId: digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).
+     * @description Spec operation 6 (orderInfo; weight 2 IP / 3 UID). orderId required. Digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).
      */
     get: operations['getOrder'];
     put?: never;
@@ -557,7 +557,7 @@ export interface paths {
     };
     /**
      * Conditional (plan) order history
-     * @description Spec operation 5 (algoOrders; weight 5 IP / 10 UID). limit 1-1000, default 500; endTime within 90 days of startTime.
+     * @description Spec operation 5 (algoOrders; weight 5 IP / 10 UID). limit 1-1000, default 500; endTime ≥ startTime, at most 90 days after it.
      */
     get: operations['listAlgoOrders'];
     put?: never;
@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * Trade (fill) details
-     * @description Spec operation 8 (userTrades; weight 5 IP / 5 UID). limit 1-100, default 100; endTime ≥ startTime and at most 7 days after it (WEEX's window), which starts within the last 365 days (7 days before endTime when startTime is not given); orderId: only that order's fills.
+     * @description Spec operation 8 (userTrades; weight 5 IP / 5 UID). limit 1-100, default 100; endTime ≥ startTime, at most 7 days after it; the window within the last 365 days; endTime alone: from 7 days before it; startTime alone: to 7 days after it. orderId: only that order's fills.
      */
     get: operations['listTrades'];
     put?: never;
@@ -597,7 +597,7 @@ export interface paths {
     };
     /**
      * Spot account bills
-     * @description Spec operation 10 (spotBills; weight 5 IP / 5 UID), on the spot host. limit 1-100, default 10; after/before in Unix ms.
+     * @description Spec operation 10 (spotBills; weight 5 IP / 5 UID). coinId from 0; limit 1-100, default 10. On the spot host; after and before in Unix ms.
      */
     get: operations['listSpotBills'];
     put?: never;
@@ -619,7 +619,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel orders
-     * @description Spec operation 11 (cancelBatchOrders; weight 5 IP / 10 UID): a symbol and exactly one of ids or cids. Sent once; 504 means the outcome is unknown.
+     * @description Spec operation 11 (cancelBatchOrders; weight 5 IP / 10 UID). symbol required; exactly one of ids or cids. Sent once; 504 means the outcome is unknown.
      */
     post: operations['cancelOrders'];
     delete?: never;
@@ -639,7 +639,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a plan (conditional) order
-     * @description Spec operation 12 (cancelPlan; weight 2 IP / 3 UID): symbol and orderId (the algoId). Sent once; 504 means the outcome is unknown.
+     * @description Spec operation 12 (cancelPlan; weight 2 IP / 3 UID). symbol and orderId required. orderId is the algoId. Sent once; 504 means the outcome is unknown.
      */
     post: operations['cancelPlanOrder'];
     delete?: never;
@@ -1056,7 +1056,7 @@ export interface components {
       path: string;
       /**
        * @description the rule the field broke
-       * @example limit must not be greater than 100
+       * @example limit must be an integer from 1 to 100
        */
       message: string;
     };
@@ -2882,7 +2882,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -3009,7 +3009,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -3184,7 +3184,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -3689,7 +3689,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -3979,7 +3979,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -5040,7 +5040,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -5290,7 +5290,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -5407,7 +5407,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -5647,7 +5647,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -6065,7 +6065,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -6280,7 +6280,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -6464,7 +6464,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -6669,7 +6669,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -6869,7 +6869,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -7061,7 +7061,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -7278,7 +7278,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -7474,7 +7474,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -7666,7 +7666,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -7860,7 +7860,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8042,7 +8042,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8317,7 +8317,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8554,7 +8554,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8697,7 +8697,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8848,7 +8848,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -8964,7 +8964,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -9290,7 +9290,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -9484,7 +9484,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -9729,7 +9729,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -9858,7 +9858,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"
@@ -9963,7 +9963,7 @@ export interface operations {
            *       "errors": [
            *         {
            *           "path": "limit",
-           *           "message": "limit must not be greater than 100"
+           *           "message": "limit must be an integer from 1 to 100"
            *         }
            *       ],
            *       "requestId": "b3f1c1de-5a0e-4c1e-9d53-1f0c2d7b9a10"

@@ -23,7 +23,7 @@ const ERROR_MEANING: Record<number, ErrorMeaning> = {
     description: 'A field broke a rule; every failing field is named',
     code: 'VALIDATION_FAILED',
     message: 'request is not valid',
-    errors: [{ path: 'limit', message: 'limit must not be greater than 100' }],
+    errors: [{ path: 'limit', message: 'limit must be an integer from 1 to 100' }],
   },
   404: { description: 'Not found for this account', code: 'NOT_FOUND', message: 'no AI log 0195f0c2-… for this account' },
   409: { description: 'Conflict with the current state; the message says which', code: 'CONFLICT', message: 'log 0195f0c2-… is not failed' },

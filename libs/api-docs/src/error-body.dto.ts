@@ -6,7 +6,7 @@ export class FieldErrorDto implements FieldError {
   @ApiProperty({ description: 'dotted, e.g. `input.prices.0`; empty for the body as a whole', example: 'limit' })
   path: string;
 
-  @ApiProperty({ description: 'the rule the field broke', example: 'limit must not be greater than 100' })
+  @ApiProperty({ description: 'the rule the field broke', example: 'limit must be an integer from 1 to 100' })
   message: string;
 }
 

@@ -16,6 +16,18 @@ describe('weights are stated in OPERATIONS only', () => {
   });
 
   it('descriptions read the number and weights from the tables', () => {
-    expect(specOperation('allPositions')).toBe('Spec operation 2 (allPositions; weight 10 IP / 15 UID)');
+    expect(specOperation('allPositions')).toBe('Spec operation 2 (allPositions; weight 10 IP / 15 UID).');
+    expect(specOperation('serverTime')).toBe("Not in the spec's table (serverTime; weight 1 IP / 0 UID).");
+  });
+
+  it('says the rules of the parameters the 400s check, from the table', () => {
+    expect(specOperation('openOrders')).toBe('Spec operation 4 (openOrders; weight 2 IP / 3 UID). limit 1-100, default 100; page from 0; endTime ≥ startTime.');
+    expect(specOperation('userTrades')).toBe(
+      'Spec operation 8 (userTrades; weight 5 IP / 5 UID). limit 1-100, default 100; endTime ≥ startTime, at most 7 days after it; ' +
+        'the window within the last 365 days; endTime alone: from 7 days before it; startTime alone: to 7 days after it.',
+    );
+    expect(specOperation('cancelBatchOrders')).toBe(
+      'Spec operation 11 (cancelBatchOrders; weight 5 IP / 10 UID). symbol required; exactly one of ids or cids.',
+    );
   });
 });

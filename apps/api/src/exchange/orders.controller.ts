@@ -5,8 +5,7 @@ import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-pro
 import { NoQueryDto } from '#libs/http';
 import type { AlgoOrdersPage, Order } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
-import { EXAMPLES } from './exchange-examples.js';
-import { AlgoOrdersPageDto, OrderDto, OrderListDto } from './exchange.responses.js';
+import { AlgoOrdersPageDto, ORDER_EXAMPLES, OrderDto, OrderListDto } from './orders.responses.js';
 
 // Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
 class AlgoOrdersParams extends OperationDto('algoOrders') {}
@@ -24,15 +23,15 @@ export class OrdersController {
   constructor(private readonly exchange: ExchangeService) {}
 
   @Get('orders/open')
-  @ApiEndpoint('Open orders', `${specOperation('openOrders')}. limit 1-100, default 100; page from 0; orderId: only orders with a greater ID.`)
-  @ApiAnswer(200, 'Open orders, newest first', OrderListDto, EXAMPLES.openOrders)
+  @ApiEndpoint('Open orders', `${specOperation('openOrders')} orderId: only orders with a greater ID.`)
+  @ApiAnswer(200, 'Open orders, newest first', OrderListDto, ORDER_EXAMPLES.openOrders)
   async listOpenOrders(@Query() query: OpenOrdersParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
     return { data: await this.exchange.call(agent, 'openOrders', query) };
   }
 
   @Get('orders/history')
-  @ApiEndpoint('Order history', `${specOperation('orderHistory')}. limit 1-1000, default 500; startTime ≤ endTime, at most 90 days apart; page from 0.`)
-  @ApiAnswer(200, 'Final orders, newest first', OrderListDto, EXAMPLES.orderHistory)
+  @ApiEndpoint('Order history', specOperation('orderHistory'))
+  @ApiAnswer(200, 'Final orders, newest first', OrderListDto, ORDER_EXAMPLES.orderHistory)
   async listOrderHistory(@Query() query: OrderHistoryParams, @Agent() agent: AgentIdentity): Promise<{ data: Order[] }> {
     return { data: await this.exchange.call(agent, 'orderHistory', query) };
   }
@@ -41,9 +40,9 @@ export class OrdersController {
   @Get('orders/:orderId')
   @ApiEndpoint(
     'One order',
-    `${specOperation('orderInfo')}. orderId: digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).`,
+    `${specOperation('orderInfo')} Digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).`,
   )
-  @ApiAnswer(200, 'The order', OrderDto, EXAMPLES.order)
+  @ApiAnswer(200, 'The order', OrderDto, ORDER_EXAMPLES.order)
   @ApiError(404, {
     description: 'The exchange knows no such order of this account (WEEX -3200 "Order does not exist.", as ccxt captured it)',
     code: 'ORDER_NOT_FOUND',
@@ -55,8 +54,8 @@ export class OrdersController {
 
   /** The exchange's page as it comes: `{ orders, hasMore }`. */
   @Get('algo-orders')
-  @ApiEndpoint('Conditional (plan) order history', `${specOperation('algoOrders')}. limit 1-1000, default 500; endTime within 90 days of startTime.`)
-  @ApiAnswer(200, 'The exchange page', AlgoOrdersPageDto, EXAMPLES.algoOrders)
+  @ApiEndpoint('Conditional (plan) order history', specOperation('algoOrders'))
+  @ApiAnswer(200, 'The exchange page', AlgoOrdersPageDto, ORDER_EXAMPLES.algoOrders)
   listAlgoOrders(@Query() query: AlgoOrdersParams, @Agent() agent: AgentIdentity): Promise<AlgoOrdersPage> {
     return this.exchange.call(agent, 'algoOrders', query);
   }

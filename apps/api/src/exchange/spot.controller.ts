@@ -4,8 +4,7 @@ import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
 import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import type { SpotBill } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
-import { EXAMPLES } from './exchange-examples.js';
-import { SpotBillListDto } from './exchange.responses.js';
+import { SPOT_EXAMPLES, SpotBillListDto } from './spot.responses.js';
 
 // Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
 class SpotBillsParams extends OperationDto('spotBills') {}
@@ -17,8 +16,8 @@ export class SpotController {
   constructor(private readonly exchange: ExchangeService) {}
 
   @Get('bills')
-  @ApiEndpoint('Spot account bills', `${specOperation('spotBills')}, on the spot host. limit 1-100, default 10; after/before in Unix ms.`)
-  @ApiAnswer(200, 'Bills', SpotBillListDto, EXAMPLES.spotBills)
+  @ApiEndpoint('Spot account bills', `${specOperation('spotBills')} On the spot host; after and before in Unix ms.`)
+  @ApiAnswer(200, 'Bills', SpotBillListDto, SPOT_EXAMPLES.spotBills)
   async listSpotBills(@Query() query: SpotBillsParams, @Agent() agent: AgentIdentity): Promise<{ data: SpotBill[] }> {
     return { data: await this.exchange.call(agent, 'spotBills', query) };
   }

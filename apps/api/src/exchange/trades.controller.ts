@@ -4,8 +4,7 @@ import { ApiAnswer, ApiEndpoint } from '#libs/api-docs';
 import { ExchangeService, OperationDto, specOperation } from '#libs/exchange-proxy';
 import type { Trade } from '#libs/weex-client';
 import { ExchangeApi } from '../controller-kinds.js';
-import { EXAMPLES } from './exchange-examples.js';
-import { TradeListDto } from './exchange.responses.js';
+import { TRADE_EXAMPLES, TradeListDto } from './trades.responses.js';
 
 // Each request's DTO: its rules are the operation's parameters in OPERATIONS (libs/weex-client).
 class UserTradesParams extends OperationDto('userTrades') {}
@@ -17,11 +16,8 @@ export class TradesController {
   constructor(private readonly exchange: ExchangeService) {}
 
   @Get('trades')
-  @ApiEndpoint(
-    'Trade (fill) details',
-    `${specOperation('userTrades')}. limit 1-100, default 100; endTime ≥ startTime and at most 7 days after it (WEEX's window), which starts within the last 365 days (7 days before endTime when startTime is not given); orderId: only that order's fills.`,
-  )
-  @ApiAnswer(200, 'Fills', TradeListDto, EXAMPLES.trades)
+  @ApiEndpoint('Trade (fill) details', `${specOperation('userTrades')} orderId: only that order's fills.`)
+  @ApiAnswer(200, 'Fills', TradeListDto, TRADE_EXAMPLES.trades)
   async listTrades(@Query() query: UserTradesParams, @Agent() agent: AgentIdentity): Promise<{ data: Trade[] }> {
     return { data: await this.exchange.call(agent, 'userTrades', query) };
   }

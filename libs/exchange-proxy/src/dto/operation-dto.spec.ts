@@ -6,7 +6,10 @@ import { OperationDto } from './operation-dto.js';
 
 // The gateway, the client and the simulator read one table: for every query operation, every field and a value on
 // each side of its rule, the three give the same verdict.
-const QUERY_OPERATIONS = ['income', 'openOrders', 'algoOrders', 'orderHistory', 'userTrades', 'symbolConfig', 'spotBills'] as const;
+// Every operation that reads with parameters, read from the table, so that a new one is probed without being listed.
+const QUERY_OPERATIONS = (Object.keys(OPERATIONS) as ParamOperation[]).filter(
+  (name) => 'params' in OPERATIONS[name] && !OPERATIONS[name].write && Object.keys((OPERATIONS[name].params as OperationParams).fields).length > 0,
+);
 
 /** Values on both sides of a rule, as query text, and whether the rule takes each. */
 function probes(param: Param): Array<[string, boolean]> {

@@ -49,7 +49,7 @@ function fieldRule(field: string, param: Param, params: OperationParams, extra: 
     case 'id':
       return optional(IsExchangeId(param.min));
     case 'int':
-      return OptionalInt(param.min, param.max);
+      return OptionalInt(param.min, param.max, param.default);
     case 'millis':
       return OptionalMillis(...extra);
     case 'text':

@@ -49,15 +49,15 @@ export const IsSymbol = () =>
     { type: 'string', pattern: '^(cmt_)?[A-Za-z0-9]{2,30}$', description: 'Either notation: BTCUSDT or cmt_btcusdt', example: 'BTCUSDT' },
   );
 
-/** An integer in [min, max]. */
-export const IsIntFrom = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+/** An integer in [min, max]; `fallback` is what the exchange takes when it is not given (for the document). */
+export const IsIntFrom = (min: number, max = Number.MAX_SAFE_INTEGER, fallback?: number) =>
   rule(
     'isIntFrom',
     (value, path) =>
       Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
         ? undefined
         : `${path} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}`,
-    { type: 'integer', minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }) },
+    { type: 'integer', minimum: min, ...(max === Number.MAX_SAFE_INTEGER ? {} : { maximum: max }), ...(fallback === undefined ? {} : { default: fallback }) },
   );
 
 /** A Unix time in milliseconds. */

@@ -11,8 +11,9 @@ export const stacked = (...decorators: PropertyDecorator[]): PropertyDecorator =
 /** An optional contract symbol (`BTCUSDT`). */
 export const OptionalSymbol = (): PropertyDecorator => stacked(IsOptional(), IsSymbol());
 
-/** An optional integer query parameter in [min, max]. */
-export const OptionalInt = (min: number, max?: number): PropertyDecorator => stacked(QueryInteger(), IsOptional(), IsIntFrom(min, max));
+/** An optional integer query parameter in [min, max], and the exchange's default for it. */
+export const OptionalInt = (min: number, max?: number, fallback?: number): PropertyDecorator =>
+  stacked(QueryInteger(), IsOptional(), IsIntFrom(min, max, fallback));
 
 /** An optional Unix time in ms, and the operation's own rules for it (`NotBefore('startTime')`, windows). */
 export const OptionalMillis = (...rules: PropertyDecorator[]): PropertyDecorator => stacked(QueryInteger(), IsOptional(), IsMillis(), ...rules);
