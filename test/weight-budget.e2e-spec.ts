@@ -135,10 +135,21 @@ describe('Redis weight budget shared by several processes', () => {
       expect(await takeAll(newcomer)).toBe(1);
     });
 
-    it('leaves 1/100 of the limit free for each other account that called in the span, the reserve for one that waits', async () => {
+    it('leaves 1/60 of the limit free for each other account that called (a call a second at 500 per 10 s), 1/100 for a newcomer', async () => {
+      limits = { ...limits, ip: { limit: 600, windowMs: 60_000 }, uid: { limit: 1000, windowMs: 60_000 } };
+      const [light, flood, newcomer] = [account('light-account-key'), account('flooding-account-key'), account('new-account-key')];
+      expect(await takeAll(flood, 1000)).toBe(594); // alone: all but 6 (1/100), left for a newcomer
+      expect(await takeAll(newcomer, 1000)).toBe(6);
+      now += 2 * spanMs;
+      expect(await takeAll(light, 1)).toBe(1);
+      expect(await takeAll(flood, 1000)).toBe(589); // beyond its share: all but 10 (1/60) for the light account
+      expect(await takeAll(light, 1000)).toBe(10);
+    });
+
+    it('leaves the others room, and the reserve for one that waits', async () => {
       const [light, flood] = [account('light-account-key'), account('flooding-account-key')];
       expect(await takeAll(light, 1)).toBe(1);
-      // Within its share (25 of 50) the flooder takes what is there; beyond it, all but 1/100 of the limit: 1.
+      // Within its share (25 of 50) the flooder takes what is there; beyond it, all but 1/60 of the limit: 1.
       expect(await takeAll(flood)).toBe(48);
       expect(await takeAll(light)).toBe(1);
       expect((await flood.usage()).ip.used).toBe(50);

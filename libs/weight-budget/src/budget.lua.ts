@@ -50,14 +50,15 @@ local function waitFor(w, sums, list, points, room)
 end
 -- The fairness rule (README): the accounts that called in the span, this one too, share the IP limit equally (the
 -- heaviest call at least; one alone shares with a newcomer); beyond its share, an account leaves each of the others
--- (or a newcomer) 1/100 of the limit free, and the heaviest call's weight (the reserve) to one that waits.
+-- 1/60 of the limit free (a call a second at 500 per 10 s), or a newcomer 1/100 when there is none, and the heaviest
+-- call's weight (the reserve) to one that waits.
 local byAccount, _, waiting = read(KEYS[5], r.ip, true)
-local accounts, held, room, free = 1, 0, r.ip.limit, math.ceil(r.ip.limit / 100)
+local accounts, held, room, free = 1, 0, r.ip.limit, math.ceil(r.ip.limit / 60)
 for k in pairs(byAccount) do
   if k ~= r.account then accounts = accounts + 1; held = held + (waiting[k] and math.max(r.reserve, free) or free) end
 end
 local share = math.max(r.reserve, math.floor(room / math.max(accounts, 2)))
-if (byAccount[r.account] or 0) + r.weight.ip > share then room = room - math.max(held, free) end
+if (byAccount[r.account] or 0) + r.weight.ip > share then room = room - math.max(held, math.ceil(r.ip.limit / 100)) end
 local ipSums, ipList = read(KEYS[3], r.ip, false)
 local uidSums, uidList = read(KEYS[4], r.uid, false)
 local wait = math.max(waitFor(r.ip, ipSums, ipList, r.weight.ip, room), waitFor(r.uid, uidSums, uidList, r.weight.uid, r.uid.limit))
