@@ -38,10 +38,7 @@ export class OrdersController {
 
   /** One order, as the exchange returns it. */
   @Get('orders/:orderId')
-  @ApiEndpoint(
-    'One order',
-    `${specOperation('orderInfo')} Digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).`,
-  )
+  @ApiEndpoint('One order', `${specOperation('orderInfo')} Digits, 1 to 2^63-1; 404 ORDER_NOT_FOUND when the exchange knows no such order (WEEX -3200).`)
   @ApiAnswer(200, 'The order', OrderDto, ORDER_EXAMPLES.order)
   @ApiError(404, {
     description: 'The exchange knows no such order of this account (WEEX -3200 "Order does not exist.", as ccxt captured it)',
