@@ -35,13 +35,13 @@ local function read(key, w, owned)
     end
   end
   for i = 1, #old, 1000 do redis.call('hdel', key, unpack(old, i, math.min(i + 999, #old))) end
-  table.sort(list, function(x, y) return x[1] < y[1] end)
   return sums, list, waits
 end
--- Until enough of the oldest buckets have left the span for the points to fit within room (SlidingSpan.waitFor).
+-- Until enough of the oldest buckets (sorted only then) have left the span for the points to fit (SlidingSpan.waitFor).
 local function waitFor(w, sums, list, points, room)
   local excess = (sums[''] or 0) + points - room
   if points == 0 or excess <= 0 then return 0 end
+  table.sort(list, function(x, y) return x[1] < y[1] end)
   for _, e in ipairs(list) do
     excess = excess - e[2]
     if excess <= 0 then return (e[1] + w.buckets) * w.bucketMs - r.now end
