@@ -42,7 +42,6 @@ function makeDto(operation: ParamOperation): new () => object {
 
 function fieldRule(field: string, param: Param, params: OperationParams, extra: PropertyDecorator[]): PropertyDecorator {
   const optional = (...rules: PropertyDecorator[]) => (param.required ? stacked(...rules) : stacked(IsOptional(), ...rules));
-  const [first, second] = params.exactlyOne ?? [];
   switch (param.kind) {
     case 'symbol':
       return param.required ? IsSymbol() : OptionalSymbol();
@@ -57,15 +56,28 @@ function fieldRule(field: string, param: Param, params: OperationParams, extra: 
     case 'enum':
       return optional(IsIn(param.values, { message: `${field} must be one of ${param.values.join(', ')}` }));
     case 'ids':
-      return stacked(
-        ValidateIf((dto: Record<string, unknown>) => dto[field] !== undefined || (field === first && dto[second!] === undefined)),
-        IsExchangeIdList(`${first} or ${second} is required: give exactly one of them, as a non-empty list`),
-      );
-    case 'texts':
-      return stacked(
-        ValidateIf((dto: Record<string, unknown>) => dto[field] !== undefined),
-        IsTextList(param.max),
-        AbsentWith(first!),
-      );
+    case 'texts': {
+      const pair = params.exactlyOne?.includes(field) ? params.exactlyOne : undefined;
+      const missing = `${pair?.join(' or ') ?? field} is required${pair ? ': give exactly one of them' : ''}, as a non-empty list`;
+      const list = param.kind === 'ids' ? IsExchangeIdList(missing) : IsTextList(param.max);
+      return pair ? oneOfPair(field, pair, list) : optional(list);
+    }
   }
+}
+
+/**
+ * A field of an "exactly one of" pair: the first is checked unless the second is given (so that neither given names
+ * the first as missing), the second only when given, and refused beside the first.
+ */
+function oneOfPair(field: string, [first, second]: readonly [string, string], rule: PropertyDecorator): PropertyDecorator {
+  return field === first
+    ? stacked(
+        ValidateIf((dto: Record<string, unknown>) => dto[first] !== undefined || dto[second] === undefined),
+        rule,
+      )
+    : stacked(
+        ValidateIf((dto: Record<string, unknown>) => dto[second] !== undefined),
+        rule,
+        AbsentWith(first),
+      );
 }
