@@ -1,8 +1,8 @@
 /**
  * The Redis budget's one script: a take, a give-back or a pause, atomic for every process. ARGV[1] is a JSON
  * ScriptRequest, KEYS as scriptCall names them; it answers JSON `{"wait": ms}` (0: done). The hashes hold weight by
- * bucket (SlidingSpan), the IP one by account too (`<account>|<bucket>`); a bucket is dropped a span after it left the
- * span, so that a process whose clock runs ahead never drops weight that the others still count.
+ * bucket (SlidingSpan), the IP one by account and bucket (`<account>|<bucket>`). A bucket is dropped a tenth of a span
+ * after it left the span: only a clock that far ahead of the exchange's (four guards) could still count it.
  */
 export const BUDGET_LUA = `
 local r = cjson.decode(ARGV[1])
@@ -13,36 +13,35 @@ if r.kind == 'pause' then
   for i, ms in ipairs({r.ms.ip, r.ms.uid}) do if redis.call('pttl', KEYS[i]) < ms then redis.call('set', KEYS[i], 1, 'PX', ms) end end
   return '{"wait":0}'
 elseif r.kind == 'giveBack' then
-  lessBy(KEYS[3], field(r.buckets.ip), r.weight.ip)
+  lessBy(KEYS[3], r.account .. '|' .. field(r.buckets.ip), r.weight.ip)
   lessBy(KEYS[4], field(r.buckets.uid), r.weight.uid)
-  lessBy(KEYS[5], r.account .. '|' .. field(r.buckets.ip), r.weight.ip)
   return '{"wait":0}'
 end
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
 if pause > 0 then return cjson.encode({wait = pause}) end
--- A hash's weight in window w's span (later buckets too: a clock behind counts them), by owner (before '|', or ''),
--- its buckets oldest first, and the owners waiting (a mark, 0, not before now); fields none of ours are dropped.
+-- A hash's weight in window w's span (later buckets too: a clock behind counts them), in all and by owner (before '|',
+-- or ''), its buckets, and the owners waiting (a mark, 0, not before now); fields none of ours are dropped.
 local function read(key, w, owned)
-  local first, kv, old, sums, list, waits = w.bucket - w.buckets + 1, redis.call('hgetall', key), {}, {}, {}, {}
+  local first, kv, old, held = w.bucket - w.buckets + 1, redis.call('hgetall', key), {}, {total = 0, sums = {}, list = {}, waits = {}}
   for j = 1, #kv, 2 do
     local sep = owned and string.find(kv[j], '|', 1, true)
     local b, v = int(sep and string.sub(kv[j], sep + 1) or kv[j]), int(kv[j + 1])
-    if not (b and v) or (owned and not sep) or b < first - w.buckets then old[#old + 1] = kv[j]
+    if not (b and v) or (owned and not sep) or b < first - math.ceil(w.buckets / 10) then old[#old + 1] = kv[j]
     elseif b >= first then
       local owner = sep and string.sub(kv[j], 1, sep - 1) or ''
-      sums[owner] = (sums[owner] or 0) + v; list[#list + 1] = {b, v}
-      if b >= w.bucket and v == 0 then waits[owner] = true end
+      held.total = held.total + v; held.sums[owner] = (held.sums[owner] or 0) + v; held.list[#held.list + 1] = {b, v}
+      if b >= w.bucket and v == 0 then held.waits[owner] = true end
     end
   end
   for i = 1, #old, 1000 do redis.call('hdel', key, unpack(old, i, math.min(i + 999, #old))) end
-  return sums, list, waits
+  return held
 end
 -- Until enough of the oldest buckets (sorted only then) have left the span for the points to fit (SlidingSpan.waitFor).
-local function waitFor(w, sums, list, points, room)
-  local excess = (sums[''] or 0) + points - room
+local function waitFor(w, held, points, room)
+  local excess = held.total + points - room
   if points == 0 or excess <= 0 then return 0 end
-  table.sort(list, function(x, y) return x[1] < y[1] end)
-  for _, e in ipairs(list) do
+  table.sort(held.list, function(x, y) return x[1] < y[1] end)
+  for _, e in ipairs(held.list) do
     excess = excess - e[2]
     if excess <= 0 then return (e[1] + w.buckets) * w.bucketMs - r.now end
   end
@@ -52,24 +51,21 @@ end
 -- heaviest call at least; one alone shares with a newcomer); beyond its share, an account leaves each of the others
 -- 1/60 of the limit free (a call a second at 500 per 10 s), or a newcomer 1/100 when there is none, and the heaviest
 -- call's weight (the reserve) to one that waits.
-local byAccount, _, waiting = read(KEYS[5], r.ip, true)
-local accounts, held, room, free = 1, 0, r.ip.limit, math.ceil(r.ip.limit / 60)
-for k in pairs(byAccount) do
-  if k ~= r.account then accounts = accounts + 1; held = held + (waiting[k] and math.max(r.reserve, free) or free) end
+local ip = read(KEYS[3], r.ip, true)
+local accounts, others, room, free = 1, 0, r.ip.limit, math.ceil(r.ip.limit / 60)
+for k in pairs(ip.sums) do
+  if k ~= r.account then accounts = accounts + 1; others = others + (ip.waits[k] and math.max(r.reserve, free) or free) end
 end
 local share = math.max(r.reserve, math.floor(room / math.max(accounts, 2)))
-if (byAccount[r.account] or 0) + r.weight.ip > share then room = room - math.max(held, math.ceil(r.ip.limit / 100)) end
-local ipSums, ipList = read(KEYS[3], r.ip, false)
-local uidSums, uidList = read(KEYS[4], r.uid, false)
-local wait = math.max(waitFor(r.ip, ipSums, ipList, r.weight.ip, room), waitFor(r.uid, uidSums, uidList, r.weight.uid, r.uid.limit))
--- Kept as long as its buckets are, a span after they left it, and a second.
-local function add(key, w, f, n) redis.call('hincrby', key, f, n); redis.call('pexpire', key, 2 * w.buckets * w.bucketMs + 1000) end
+if (ip.sums[r.account] or 0) + r.weight.ip > share then room = room - math.max(others, math.ceil(r.ip.limit / 100)) end
+local wait = math.max(waitFor(r.ip, ip, r.weight.ip, room), waitFor(r.uid, read(KEYS[4], r.uid, false), r.weight.uid, r.uid.limit))
+-- Kept as long as its buckets are, and a second.
+local function add(key, w, f, n) redis.call('hincrby', key, f, n); redis.call('pexpire', key, math.ceil(1.1 * w.buckets) * w.bucketMs + 1000) end
 -- A caller refused waits until it is due back (a mark in that bucket): from now on the others leave its reserve
 -- free, so it waits a span at most.
 local mark = r.account .. '|' .. field(r.ip.bucket + math.ceil(wait / r.ip.bucketMs))
-if r.weight.ip > 0 then add(KEYS[5], r.ip, mark, wait > 0 and 0 or r.weight.ip) end
+if r.weight.ip > 0 then add(KEYS[3], r.ip, mark, wait > 0 and 0 or r.weight.ip) end
 if wait > 0 then return cjson.encode({wait = wait}) end
-if r.weight.ip > 0 then add(KEYS[3], r.ip, field(r.ip.bucket), r.weight.ip) end
 if r.weight.uid > 0 then add(KEYS[4], r.uid, field(r.uid.bucket), r.weight.uid) end
 return '{"wait":0}'
 `;

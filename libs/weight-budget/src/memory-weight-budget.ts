@@ -1,4 +1,4 @@
-import { budgetWindows, LinedWeightBudget, type StoredWindow } from './lined-budget.js';
+import { budgetWindows, LinedWeightBudget } from './lined-budget.js';
 import type { BudgetLimits, WeightBudget } from './weight-budget.js';
 
 // In this process's memory (embedded mode: one process per account, so no IP share between accounts). Both weights
@@ -9,7 +9,7 @@ export function createMemoryWeightBudget(limits: BudgetLimits): WeightBudget {
   const spent = { ip: new Map<number, number>(), uid: new Map<number, number>() };
   const pausedUntil = { ip: 0, uid: 0 };
   // Drops the buckets that left the span ending at `now`.
-  const read = (name: 'ip' | 'uid', now: number): StoredWindow => {
+  const read = (name: 'ip' | 'uid', now: number) => {
     const { span } = windows[name];
     for (const bucket of spent[name].keys()) if (bucket < span.firstOf(span.bucketOf(now))) spent[name].delete(bucket);
     return { spent: spent[name], pausedMs: Math.max(0, pausedUntil[name] - now) };

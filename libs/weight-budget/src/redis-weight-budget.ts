@@ -29,9 +29,9 @@ export function apiKeyHash(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }
 
-/** The script's KEYS (both pauses, both weights by bucket, the IP weight by account and bucket) and its ARGV. */
+/** The script's KEYS (both pauses, the IP weight by account and bucket, the UID weight by bucket) and its ARGV. */
 export function scriptCall({ ip, uid }: { ip: string; uid: string }, request: ScriptRequest): string[] {
-  return [`${ip}:pause`, `${uid}:pause`, `${ip}:spent`, `${uid}:spent`, `${ip}:by-account`, JSON.stringify(request)];
+  return [`${ip}:pause`, `${uid}:pause`, `${ip}:by-account`, `${uid}:spent`, JSON.stringify(request)];
 }
 
 /** The script's answer: how long to wait (0: taken). Anything else is a script out of step with this code. */
@@ -56,23 +56,24 @@ export function createRedisWeightBudget(options: RedisWeightBudgetOptions): Weig
   const run = async (request: ScriptRequest) => {
     const args = scriptCall(keys, request);
     // The script is loaded once per Redis (EVAL caches it); EVALSHA sends its hash only.
-    const raw = await redis.evalsha(SCRIPT_SHA, 5, ...args).catch((error: unknown) => {
+    const raw = await redis.evalsha(SCRIPT_SHA, 4, ...args).catch((error: unknown) => {
       if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-      return redis.eval(BUDGET_LUA, 5, ...args);
+      return redis.eval(BUDGET_LUA, 4, ...args);
     });
     return parseAnswer(raw);
   };
   const window = ({ limit, span }: BudgetWindow, bucket: number) => ({ limit, bucket, buckets: span.buckets, bucketMs: span.bucketMs });
-  const stored = async (key: string) => {
-    const [spent, pausedMs] = await Promise.all([redis.hgetall(`${key}:spent`), redis.pttl(`${key}:pause`)]);
-    return { spent: new Map(Object.entries(spent).map(([bucket, weight]) => [Number(bucket), Number(weight)])), pausedMs: Math.max(0, pausedMs) };
+  // A hash's weight by bucket, every account's (a field `<account>|<bucket>` or `<bucket>`).
+  const stored = async (key: string, hash: string) => {
+    const [fields, pausedMs] = await Promise.all([redis.hgetall(`${key}:${hash}`), redis.pttl(`${key}:pause`)]);
+    return { spent: Object.entries(fields).map(([f, w]) => [Number(f.slice(f.indexOf('|') + 1)), Number(w)] as const), pausedMs: Math.max(0, pausedMs) };
   };
   const store: BudgetStore = {
     take: (weight, buckets, now) =>
       run({ kind: 'take', account, weight, now: Math.floor(now), reserve, ip: window(windows.ip, buckets.ip), uid: window(windows.uid, buckets.uid) }),
     giveBack: async (weight, buckets) => void (await run({ kind: 'giveBack', account, weight, buckets })),
     pause: async (ms) => void (await run({ kind: 'pause', ms })),
-    read: async () => Promise.all([stored(keys.ip), stored(keys.uid)]).then(([ip, uid]) => ({ ip, uid })),
+    read: async () => Promise.all([stored(keys.ip, 'by-account'), stored(keys.uid, 'spent')]).then(([ip, uid]) => ({ ip, uid })),
   };
   return new LinedWeightBudget(windows, store);
 }

@@ -1,5 +1,5 @@
-/** A span's weight by bucket index: only the buckets of the current span count. */
-export type SpentBuckets = ReadonlyMap<number, number>;
+/** A span's weight by bucket index, a bucket maybe more than once: only the buckets of the current span count. */
+export type SpentBuckets = Iterable<readonly [number, number]>;
 
 /**
  * The arithmetic that keeps every window of the exchange, fixed or sliding, within the limit. Weight is counted in
@@ -45,9 +45,9 @@ export class SlidingSpan {
     const last = this.bucketOf(now);
     let excess = this.sum(spent, last) + points - limit;
     if (points === 0 || excess <= 0) return 0;
-    const oldest = [...spent.keys()].filter((b) => b >= this.firstOf(last)).sort((a, b) => a - b);
-    for (const bucket of oldest) {
-      excess -= spent.get(bucket)!;
+    const oldest = [...spent].filter(([b]) => b >= this.firstOf(last)).sort(([a], [b]) => a - b);
+    for (const [bucket, weight] of oldest) {
+      excess -= weight;
       // Bucket b leaves the span when the current bucket is b + buckets.
       if (excess <= 0) return (bucket + this.buckets) * this.bucketMs - now;
     }
