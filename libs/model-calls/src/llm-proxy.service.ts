@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { HttpException, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type AgentIdentity, bearerToken } from '#libs/accounts';
 import { isStorableText } from '#libs/common';
 import { GatewayConfig } from '#libs/config';
@@ -13,7 +13,7 @@ import { AnswerTooLarge, answerBytes, ModelCallDraft, utf8Text } from './model-c
 import { ModelCallsRepository, type NewModelCall } from './model-calls.repository.js';
 import { SseRelay } from './sse-relay.js';
 import { headerText } from './upstream-body.js';
-import { answerHeaders, callUpstream, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
+import { answerHeaders, callUpstream, loadUndici, type StopReason, stopReasonOf, type UpstreamCall } from './upstream-call.js';
 
 /** Where the proxy is mounted: an OpenAI client's `base_url` is the gateway's URL followed by this. */
 export const LLM_PROXY_PREFIX = '/llm/openai/v1';
@@ -37,8 +37,8 @@ export interface ProxiedRequest {
 @Injectable()
 export class LlmProxyService implements OnApplicationShutdown {
   private readonly logger = new Logger(LlmProxyService.name);
-  /** Kept-alive connections to the providers, a pool per origin, as the global fetch's dispatcher had. */
-  private readonly dispatcher = new Agent();
+  /** Kept-alive connections to the providers, a pool per origin, as the global fetch's dispatcher had; made with the first call. */
+  private dispatcher?: Promise<Dispatcher>;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -91,7 +91,8 @@ export class LlmProxyService implements OnApplicationShutdown {
     }
     let call: UpstreamCall;
     try {
-      call = await callUpstream(this.dispatcher, upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
+      this.dispatcher ??= loadUndici().then(({ Agent }) => new Agent());
+      call = await callUpstream(await this.dispatcher, upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
     } catch (error) {
       return this.stopped(draft, stopReasonOf(error) ?? 'unreachable', error);
     }
@@ -166,7 +167,7 @@ export class LlmProxyService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.dispatcher.close();
+    await (await this.dispatcher)?.close();
   }
 
   private async recordCancelled(draft: ModelCallDraft): Promise<void> {

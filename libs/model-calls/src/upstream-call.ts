@@ -1,11 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { LlmUpstream } from '#libs/accounts';
 import { decodedBody, headerText } from './upstream-body.js';
 
 /** Why a call to the provider stopped before its answer ended (`too_large`: the gateway stopped reading it). */
 export type StopReason = 'cancelled' | 'timeout' | 'unreachable' | 'broken' | 'too_large';
+
+let undici: Promise<typeof import('undici')> | undefined;
+/** undici, loaded with the first model call: loaded at start, it held about 4 MB of heap in each process at rest. */
+export const loadUndici = () => (undici ??= import('undici'));
 
 /** Marks a call the gateway makes: a provider URL that leads back to a gateway is refused there (508), not followed. */
 export const GATEWAY_HOP = 'x-weex-gateway-hop';
@@ -59,7 +63,8 @@ export async function callUpstream(
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body.length > 0;
   try {
     // A redirect is passed on as it came (undici's request follows none), as fetch did with `redirect: 'manual'`.
-    const answer = await undiciRequest(`${upstream.baseUrl}${request.path}`, {
+    const { request: send } = await loadUndici();
+    const answer = await send(`${upstream.baseUrl}${request.path}`, {
       dispatcher,
       method: request.method as Dispatcher.HttpMethod,
       headers,
