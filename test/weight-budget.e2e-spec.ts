@@ -63,7 +63,7 @@ describe('Redis weight budget shared by several processes', () => {
     const keys = (await connect().keys(`${prefix}:*`)).sort();
     const uid = `${prefix}:weex-budget:uid:${apiKeyHash(API_KEY)}`;
     const ip = `${prefix}:weex-budget:ip:egress-1`;
-    expect(keys).toEqual([`${ip}:by-account`, `${ip}:pause`, `${uid}:pause`, `${uid}:spent`]);
+    expect(keys).toEqual([`${ip}:by-account`, `${ip}:pause`, `${ip}:spent`, `${uid}:pause`, `${uid}:spent`]);
     expect(Object.keys(await connect().hgetall(`${ip}:by-account`))).toEqual([expect.stringMatching(new RegExp(`^${apiKeyHash(API_KEY)}\\|\\d+$`))]);
     expect(keys.join()).not.toContain(API_KEY);
   });
@@ -79,9 +79,9 @@ describe('Redis weight budget shared by several processes', () => {
   });
 
   it('a process whose clock runs ahead does not make the others forget what they took', async () => {
-    // A takes the whole UID limit at t; B, its clock a second ahead (the script keeps a bucket a tenth of a span, 1.05 s
-    // here, after it left), takes at t + 9.3 s by A's clock: B's span has left A's buckets behind (a skew beyond the
-    // guard is the clock sync's to fix), but it must not drop them, and A must still be refused until they leave its span.
+    // A takes the whole UID limit at t; B, its clock a second ahead, takes at t + 9.3 s by A's clock: B's span has left
+    // A's buckets behind (a skew beyond the guard is the clock sync's to fix), but it must not drop them, and A, whose
+    // clock is right, must still be refused until its own weight leaves its span.
     const windowMs = 10_000;
     let t = 1_000_000 * windowMs + 100;
     const a = createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: { ...limitsOf(windowMs), now: () => t } });

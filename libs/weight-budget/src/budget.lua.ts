@@ -1,8 +1,9 @@
 /**
  * The Redis budget's one script: a take, a give-back or a pause, atomic for every process. ARGV[1] is a JSON
  * ScriptRequest, KEYS as scriptCall names them; it answers JSON `{"wait": ms}` (0: done). The hashes hold weight by
- * bucket (SlidingSpan), the IP one by account and bucket (`<account>|<bucket>`). A bucket is dropped a tenth of a span
- * after it left the span: only a clock that far ahead of the exchange's (four guards) could still count it.
+ * bucket (SlidingSpan), the IP one by account and bucket (`<account>|<bucket>`); a bucket is dropped a span after it
+ * left the span, so that a process whose clock runs ahead never drops weight that the others still count. KEYS[5], the
+ * IP weight by bucket alone, is written for processes of the version before, which read it, during a rolling deploy.
  */
 export const BUDGET_LUA = `
 local r = cjson.decode(ARGV[1])
@@ -15,6 +16,7 @@ if r.kind == 'pause' then
 elseif r.kind == 'giveBack' then
   lessBy(KEYS[3], r.account .. '|' .. field(r.buckets.ip), r.weight.ip)
   lessBy(KEYS[4], field(r.buckets.uid), r.weight.uid)
+  lessBy(KEYS[5], field(r.buckets.ip), r.weight.ip)
   return '{"wait":0}'
 end
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
@@ -26,7 +28,7 @@ local function read(key, w, owned)
   for j = 1, #kv, 2 do
     local sep = owned and string.find(kv[j], '|', 1, true)
     local b, v = int(sep and string.sub(kv[j], sep + 1) or kv[j]), int(kv[j + 1])
-    if not (b and v) or (owned and not sep) or b < first - math.ceil(w.buckets / 10) then old[#old + 1] = kv[j]
+    if not (b and v) or (owned and not sep) or b < first - w.buckets then old[#old + 1] = kv[j]
     elseif b >= first then
       local owner = sep and string.sub(kv[j], 1, sep - 1) or ''
       held.total = held.total + v; held.sums[owner] = (held.sums[owner] or 0) + v; held.list[#held.list + 1] = {b, v}
@@ -59,13 +61,14 @@ end
 local share = math.max(r.reserve, math.floor(room / math.max(accounts, 2)))
 if (ip.sums[r.account] or 0) + r.weight.ip > share then room = room - math.max(others, math.ceil(r.ip.limit / 100)) end
 local wait = math.max(waitFor(r.ip, ip, r.weight.ip, room), waitFor(r.uid, read(KEYS[4], r.uid, false), r.weight.uid, r.uid.limit))
--- Kept as long as its buckets are, and a second.
-local function add(key, w, f, n) redis.call('hincrby', key, f, n); redis.call('pexpire', key, math.ceil(1.1 * w.buckets) * w.bucketMs + 1000) end
+-- Kept as long as its buckets are, a span after they left it, and a second.
+local function add(key, w, f, n) redis.call('hincrby', key, f, n); redis.call('pexpire', key, 2 * w.buckets * w.bucketMs + 1000) end
 -- A caller refused waits until it is due back (a mark in that bucket): from now on the others leave its reserve
 -- free, so it waits a span at most.
 local mark = r.account .. '|' .. field(r.ip.bucket + math.ceil(wait / r.ip.bucketMs))
 if r.weight.ip > 0 then add(KEYS[3], r.ip, mark, wait > 0 and 0 or r.weight.ip) end
 if wait > 0 then return cjson.encode({wait = wait}) end
+if r.weight.ip > 0 then add(KEYS[5], r.ip, field(r.ip.bucket), r.weight.ip) end
 if r.weight.uid > 0 then add(KEYS[4], r.uid, field(r.uid.bucket), r.weight.uid) end
 return '{"wait":0}'
 `;

@@ -14,15 +14,16 @@ describe('the Redis budget script: its request and its answer', () => {
       uid: { limit: 500, bucket: 34_000_000_002, buckets: 206, bucketMs: 50 },
     };
     const args = scriptCall(keys, request);
-    expect(args.slice(0, 4)).toEqual([
+    expect(args.slice(0, 5)).toEqual([
       'p:weex-budget:ip:default:pause',
       'p:weex-budget:uid:abc:pause',
       'p:weex-budget:ip:default:by-account',
       'p:weex-budget:uid:abc:spent',
+      'p:weex-budget:ip:default:spent',
     ]);
-    expect(args).toHaveLength(5);
-    expect(JSON.parse(args[4])).toEqual(request);
-    expect(JSON.parse(scriptCall(keys, { kind: 'pause', ms: { ip: 10_250, uid: 10_250 } })[4])).toEqual({ kind: 'pause', ms: { ip: 10_250, uid: 10_250 } });
+    expect(args).toHaveLength(6);
+    expect(JSON.parse(args[5])).toEqual(request);
+    expect(JSON.parse(scriptCall(keys, { kind: 'pause', ms: { ip: 10_250, uid: 10_250 } })[5])).toEqual({ kind: 'pause', ms: { ip: 10_250, uid: 10_250 } });
   });
 
   it('reads how long to wait, and refuses an answer it does not know', () => {

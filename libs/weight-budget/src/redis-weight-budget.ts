@@ -29,9 +29,9 @@ export function apiKeyHash(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }
 
-/** The script's KEYS (both pauses, the IP weight by account and bucket, the UID weight by bucket) and its ARGV. */
+/** The script's KEYS (both pauses, the IP weight by account and bucket, the UID and the IP weight by bucket) and ARGV. */
 export function scriptCall({ ip, uid }: { ip: string; uid: string }, request: ScriptRequest): string[] {
-  return [`${ip}:pause`, `${uid}:pause`, `${ip}:by-account`, `${uid}:spent`, JSON.stringify(request)];
+  return [`${ip}:pause`, `${uid}:pause`, `${ip}:by-account`, `${uid}:spent`, `${ip}:spent`, JSON.stringify(request)];
 }
 
 /** The script's answer: how long to wait (0: taken). Anything else is a script out of step with this code. */
@@ -56,9 +56,9 @@ export function createRedisWeightBudget(options: RedisWeightBudgetOptions): Weig
   const run = async (request: ScriptRequest) => {
     const args = scriptCall(keys, request);
     // The script is loaded once per Redis (EVAL caches it); EVALSHA sends its hash only.
-    const raw = await redis.evalsha(SCRIPT_SHA, 4, ...args).catch((error: unknown) => {
+    const raw = await redis.evalsha(SCRIPT_SHA, 5, ...args).catch((error: unknown) => {
       if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-      return redis.eval(BUDGET_LUA, 4, ...args);
+      return redis.eval(BUDGET_LUA, 5, ...args);
     });
     return parseAnswer(raw);
   };

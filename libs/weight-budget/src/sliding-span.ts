@@ -1,5 +1,5 @@
 /** A span's weight by bucket index, a bucket maybe more than once: only the buckets of the current span count. */
-export type SpentBuckets = Iterable<readonly [number, number]>;
+export type SpentBuckets = ReadonlyMap<number, number> | ReadonlyArray<readonly [number, number]>;
 
 /**
  * The arithmetic that keeps every window of the exchange, fixed or sliding, within the limit. Weight is counted in
