@@ -91,8 +91,7 @@ export class LlmProxyService implements OnApplicationShutdown {
     }
     let call: UpstreamCall;
     try {
-      this.dispatcher ??= loadUndici().then(({ Agent }) => new Agent());
-      call = await callUpstream(await this.dispatcher, upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
+      call = await callUpstream(await this.providers(), upstream, request, agentGone, this.config.llmUpstreamTimeoutMs);
     } catch (error) {
       return this.stopped(draft, stopReasonOf(error) ?? 'unreachable', error);
     }
@@ -166,8 +165,17 @@ export class LlmProxyService implements OnApplicationShutdown {
     throw new LlmGatewayException(failure.code, failure.message);
   }
 
+  /** The kept-alive dispatcher, made with the first call; a failed making is tried again with the next. */
+  private providers(): Promise<Dispatcher> {
+    this.dispatcher ??= loadUndici().then(({ Agent }) => new Agent());
+    return this.dispatcher.catch((error: unknown) => {
+      this.dispatcher = undefined;
+      throw error;
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await (await this.dispatcher)?.close();
+    await (await this.dispatcher?.catch(() => undefined))?.close();
   }
 
   private async recordCancelled(draft: ModelCallDraft): Promise<void> {

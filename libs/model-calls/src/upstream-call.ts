@@ -8,8 +8,12 @@ import { decodedBody, headerText } from './upstream-body.js';
 export type StopReason = 'cancelled' | 'timeout' | 'unreachable' | 'broken' | 'too_large';
 
 let undici: Promise<typeof import('undici')> | undefined;
-/** undici, loaded with the first model call: loaded at start, it held about 4 MB of heap in each process at rest. */
-export const loadUndici = () => (undici ??= import('undici'));
+/** undici, loaded with the first model call (at start it held about 4 MB of heap in each process at rest); a failed load is tried again. */
+export const loadUndici = () =>
+  (undici ??= import('undici').catch((error: unknown) => {
+    undici = undefined;
+    throw error;
+  }));
 
 /** Marks a call the gateway makes: a provider URL that leads back to a gateway is refused there (508), not followed. */
 export const GATEWAY_HOP = 'x-weex-gateway-hop';
