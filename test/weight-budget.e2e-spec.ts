@@ -254,6 +254,20 @@ describe('Redis weight budget shared by several processes', () => {
     expect(await connect().hexists(`${ip}:by-account`, 'abc|not-a-bucket')).toBe(0);
   });
 
+  it('keeps the IP weight by bucket, written for the version before, trimmed to a few spans', async () => {
+    let now = 1_000_000 * 1_000;
+    const huge = { limit: 1_000_000, windowMs: 1_000 };
+    const budget = createRedisWeightBudget({
+      redis: connect(),
+      prefix,
+      apiKey: API_KEY,
+      limits: { ip: huge, uid: huge, heaviest: HEAVIEST_WEIGHT, now: () => now },
+    });
+    const buckets = budgetWindows({ ip: huge, uid: huge }).ip.span.buckets;
+    for (let i = 0; i < 6 * buckets; i++, now += 5) await take(budget, 'orderInfo');
+    expect(await connect().hlen(`${prefix}:weex-budget:ip:default:spent`)).toBeLessThanOrEqual(4 * buckets + 1);
+  });
+
   it('a pause taken by one process holds back the others, and a shorter pause does not cut it short', async () => {
     const [a, b] = [0, 1].map(() => createRedisWeightBudget({ redis: connect(), prefix, apiKey: API_KEY, limits: limitsOf(1_000) }));
     await a.pause(1_500);

@@ -3,8 +3,7 @@
  * ScriptRequest, KEYS as scriptCall names them; it answers JSON `{"wait": ms}` (0: done). The hashes hold weight by
  * bucket (SlidingSpan), the IP one by account and bucket (`<account>|<bucket>`); a bucket is dropped a span after it
  * left the span, so that a process whose clock runs ahead never drops weight that the others still count. KEYS[5], the
- * IP weight by bucket alone, is written for processes of the version before, which read it, during a rolling deploy.
- */
+ * IP weight by bucket alone, is written (and trimmed) for the version before, which reads it, during a rolling deploy. */
 export const BUDGET_LUA = `
 local r = cjson.decode(ARGV[1])
 local function int(v) local n = tonumber(v); if n and n == math.floor(n) and math.abs(n) < math.huge then return n end end
@@ -69,6 +68,7 @@ local mark = r.account .. '|' .. field(r.ip.bucket + math.ceil(wait / r.ip.bucke
 if r.weight.ip > 0 then add(KEYS[3], r.ip, mark, wait > 0 and 0 or r.weight.ip) end
 if wait > 0 then return cjson.encode({wait = wait}) end
 if r.weight.ip > 0 then add(KEYS[5], r.ip, field(r.ip.bucket), r.weight.ip) end
+if redis.call('hlen', KEYS[5]) > 4 * r.ip.buckets then read(KEYS[5], r.ip, false) end
 if r.weight.uid > 0 then add(KEYS[4], r.uid, field(r.uid.bucket), r.weight.uid) end
 return '{"wait":0}'
 `;
