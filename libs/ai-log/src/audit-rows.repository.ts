@@ -70,12 +70,12 @@ export interface ReceiptRow {
   log_status: string;
 }
 
-/** How many links a chain stores, and where: for the check's count of the verified prefix. */
-export interface ChainCounts {
+/** What a chain stores, for the check's count: each part one range of an index, never the whole history. */
+export interface ChainTally {
   /** Rows without a link (outside the chain). */
   unlinked: number;
-  /** Rows with seq 1..upTo. */
-  upTo: number;
+  /** Rows with seq in the range asked for. */
+  inRange: number;
   last: string | null;
 }
 
@@ -221,32 +221,33 @@ export class AuditRows {
       ORDER BY a.receipt_seq LIMIT ${limit}`;
   }
 
-  async logCounts(accountId: string, upTo: bigint): Promise<ChainCounts> {
-    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; up_to: number; last: string | null }>>`
-      SELECT count(*) FILTER (WHERE seq IS NULL)::int AS unlinked, count(*) FILTER (WHERE seq <= ${upTo})::int AS up_to, max(seq)::text AS last
-      FROM ai_logs WHERE account_id = ${accountId}`;
-    return { unlinked: row.unlinked, upTo: row.up_to, last: row.last };
+  /**
+   * The account's rows outside the chain, those with seq in (from, to] and its last seq. Each is a range of the unique
+   * index (account_id, seq), so that a run counts what it asks for, not every row of the history.
+   */
+  async tally(chain: 'logs' | 'receipts', accountId: string, from: bigint, to: bigint): Promise<ChainTally> {
+    const [table, seq] = chainColumns(chain);
+    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; in_range: number; last: string | null }>>`
+      SELECT (SELECT count(*) FROM ${table} WHERE account_id = ${accountId} AND ${seq} IS NULL)::int AS unlinked,
+             (SELECT count(*) FROM ${table} WHERE account_id = ${accountId} AND ${seq} > ${from} AND ${seq} <= ${to})::int AS in_range,
+             (SELECT max(${seq}) FROM ${table} WHERE account_id = ${accountId})::text AS last`;
+    return { unlinked: row.unlinked, inRange: row.in_range, last: row.last };
   }
 
-  async receiptCounts(accountId: string, upTo: bigint): Promise<ChainCounts> {
-    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; up_to: number; last: string | null }>>`
-      SELECT count(*) FILTER (WHERE receipt_seq IS NULL)::int AS unlinked, count(*) FILTER (WHERE receipt_seq <= ${upTo})::int AS up_to,
-             max(receipt_seq)::text AS last
-      FROM upload_attempts WHERE account_id = ${accountId}`;
-    return { unlinked: row.unlinked, upTo: row.up_to, last: row.last };
-  }
-
-  /** The first seq in 1..upTo that has no row: where a count came up short. */
-  async firstMissing(chain: 'logs' | 'receipts', accountId: string, upTo: bigint): Promise<string> {
-    const [table, seq] = (chain === 'logs' ? ['ai_logs', 'seq'] : ['upload_attempts', 'receipt_seq']).map((name) => Prisma.raw(name));
+  /** The first seq in (from, to] that has no row: where a tally came up short. */
+  async firstMissing(chain: 'logs' | 'receipts', accountId: string, from: bigint, to: bigint): Promise<string> {
+    const [table, seq] = chainColumns(chain);
     const [row] = await this.prisma.$queryRaw<Array<{ missing: string | null }>>`
-      SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${table} WHERE account_id = ${accountId} AND ${seq} = 1) THEN '1' ELSE (
-        SELECT (t.${seq} + 1)::text FROM ${table} t WHERE t.account_id = ${accountId} AND t.${seq} < ${upTo}
+      SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${table} WHERE account_id = ${accountId} AND ${seq} = ${from + 1n}) THEN ${(from + 1n).toString()} ELSE (
+        SELECT (t.${seq} + 1)::text FROM ${table} t WHERE t.account_id = ${accountId} AND t.${seq} > ${from} AND t.${seq} < ${to}
           AND NOT EXISTS (SELECT 1 FROM ${table} n WHERE n.account_id = ${accountId} AND n.${seq} = t.${seq} + 1)
         ORDER BY t.${seq} LIMIT 1) END AS missing`;
-    return row.missing ?? upTo.toString();
+    return row.missing ?? to.toString();
   }
 }
+
+const chainColumns = (chain: 'logs' | 'receipts') =>
+  (chain === 'logs' ? ['ai_logs', 'seq'] : ['upload_attempts', 'receipt_seq']).map((name) => Prisma.raw(name));
 
 /** A stored log as accepted: what its hash covers. */
 export function acceptedLog(row: LogRow): AcceptedLog {

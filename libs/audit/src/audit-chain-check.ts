@@ -10,6 +10,15 @@ import { LogTreeBuilder } from './log-tree-builder.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
+interface Counted {
+  finding?: Finding;
+  lastLog: string | null;
+  lastReceipt: string | null;
+  /** Where the next run's count starts. */
+  countLogSeq: bigint;
+  countReceiptSeq: bigint;
+}
+
 interface LinkToCheck {
   seq: string;
   prevHash: string;
@@ -28,6 +37,11 @@ const LINKS_PER_TURN = 50;
 /** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
 const FRONTIER_LINKS = 50_000;
 const SWEEP_LINKS = 10_000;
+/**
+ * Links a run counts per chain below the frontier (an index-only range): a count of every row each run took seconds and
+ * read the whole table at a million logs when the table's visibility map lagged.
+ */
+const COUNTED_LINKS = 100_000;
 const NOUNS = {
   logs: { item: 'log', changed: 'the log was changed after it was accepted' },
   receipts: { item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' },
@@ -129,6 +143,8 @@ export class AuditChainCheck {
       sweepLogHash: sweepLogs.reached.hash,
       sweepReceiptSeq: BigInt(sweepReceipts.reached.seq),
       sweepReceiptHash: sweepReceipts.reached.hash,
+      countLogSeq: counted.countLogSeq,
+      countReceiptSeq: counted.countReceiptSeq,
       logSweptAt: sweepLogs.done ? now : state.logSweptAt,
       receiptSweptAt: sweepReceipts.done ? now : state.receiptSweptAt,
       complete: !finding && logs.reached.seq === heads.logs.seq && receipts.reached.seq === heads.receipts.seq,
@@ -165,24 +181,28 @@ export class AuditChainCheck {
     return update;
   }
 
-  /** Rows outside a chain or missing below its frontier; and each chain's last seq, to compare with its head. */
-  private async count(state: AuditCheckState): Promise<{ finding?: Finding; lastLog: string | null; lastReceipt: string | null }> {
+  /**
+   * Rows outside a chain, and each chain's last seq, to compare with its head; and rows missing from the next range of
+   * COUNTED_LINKS below each frontier (from seq 1 round to the frontier again, as the sweep): so that a run reads a
+   * bounded part of the history, and a row deleted anywhere is found within a pass.
+   */
+  private async count(state: AuditCheckState): Promise<Counted> {
     const { accountId } = state;
-    const [logs, receipts] = [await this.rows.logCounts(accountId, state.logSeq), await this.rows.receiptCounts(accountId, state.receiptSeq)];
-    const found = (finding: Finding) => ({ finding, lastLog: logs.last, lastReceipt: receipts.last });
+    const logRange = countRange(state.countLogSeq, state.logSeq);
+    const receiptRange = countRange(state.countReceiptSeq, state.receiptSeq);
+    const logs = await this.rows.tally('logs', accountId, logRange.from, logRange.to);
+    const receipts = await this.rows.tally('receipts', accountId, receiptRange.from, receiptRange.to);
+    const counted = { lastLog: logs.last, lastReceipt: receipts.last, countLogSeq: logRange.next, countReceiptSeq: receiptRange.next };
+    const found = (finding: Finding) => ({ ...counted, finding });
     if (logs.unlinked)
       return found({
         chain: 'logs',
         seq: null,
         reason: `${logs.unlinked} logs are outside the chain (no seq or hash): they were not accepted through the gateway`,
       });
-    if (logs.upTo < state.logSeq) {
-      const missing = await this.rows.firstMissing('logs', accountId, state.logSeq);
-      return found({
-        chain: 'logs',
-        seq: missing,
-        reason: `log seq ${missing} is missing: ${state.logSeq - BigInt(logs.upTo)} of the ${state.logSeq} logs verified earlier are gone`,
-      });
+    if (logs.inRange < logRange.to - logRange.from) {
+      const missing = await this.rows.firstMissing('logs', accountId, logRange.from, logRange.to);
+      return found({ chain: 'logs', seq: missing, reason: `log seq ${missing} is missing: ${gone(logRange, logs.inRange, 'logs')}` });
     }
     if (receipts.unlinked)
       return found({
@@ -190,15 +210,15 @@ export class AuditChainCheck {
         seq: null,
         reason: `${receipts.unlinked} upload attempts are outside the receipt chain: they were not recorded through the gateway`,
       });
-    if (receipts.upTo < state.receiptSeq) {
-      const missing = await this.rows.firstMissing('receipts', accountId, state.receiptSeq);
+    if (receipts.inRange < receiptRange.to - receiptRange.from) {
+      const missing = await this.rows.firstMissing('receipts', accountId, receiptRange.from, receiptRange.to);
       return found({
         chain: 'receipts',
         seq: missing,
-        reason: `receipt seq ${missing} is missing: ${state.receiptSeq - BigInt(receipts.upTo)} of the ${state.receiptSeq} receipts verified earlier are gone`,
+        reason: `receipt seq ${missing} is missing: ${gone(receiptRange, receipts.inRange, 'receipts')}`,
       });
     }
-    return { lastLog: logs.last, lastReceipt: receipts.last };
+    return counted;
   }
 
   /**
@@ -332,3 +352,13 @@ function resumeTree(state: AuditCheckState): { tree: LogTreeBuilder; from: Link;
     return { tree: LogTreeBuilder.empty(), from: { seq: '0', hash: GENESIS_HASH }, finding: { chain: 'logs', seq: null, reason } };
   }
 }
+
+/** The range (from, to] a run counts below the frontier, and where the next one starts: seq 1 again past the frontier. */
+function countRange(cursor: bigint, frontier: bigint): { from: bigint; to: bigint; next: bigint } {
+  const from = cursor < frontier ? cursor : 0n;
+  const to = from + BigInt(COUNTED_LINKS) < frontier ? from + BigInt(COUNTED_LINKS) : frontier;
+  return { from, to, next: to < frontier ? to : 0n };
+}
+
+const gone = ({ from, to }: { from: bigint; to: bigint }, found: number, rows: string) =>
+  `${to - from - BigInt(found)} of the ${to - from} ${rows} verified earlier in seq ${from + 1n}..${to} are gone`;
