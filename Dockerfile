@@ -30,7 +30,8 @@ COPY prisma/migrations ./prisma/migrations
 # DATA_DIR: sandbox mode's generated keys (a volume api and worker share in docker-compose.yml). Owned by the
 # unprivileged user the processes run as; /app stays root's and read-only to them.
 RUN mkdir -p /data && chown node:node /data
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000
+# MALLOC_ARENA_MAX: as `npm run start:api` and `start:worker` set it (README, "Production").
+ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2
 USER node
 EXPOSE 3000
 # Node's own fetch: slim images have no curl. The worker, which serves no HTTP, turns this off in docker-compose.yml.

@@ -13,7 +13,9 @@ import { waitFor } from './support/wait-for.js';
 const KEY = 'agent-key-for-audit-check-scale';
 const LOGS = 20_000;
 /** The node flags of `npm run start:api` (its heap as deployed). */
-const API_FLAGS = /^(?:exec )?node (.*) dist\/apps\/api\/src\/main\.js$/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:api'])![1];
+const API_FLAGS = /^(?:[A-Z_]+=\S+ )*(?:exec )?node (.*) dist\/apps\/api\/src\/main\.js$/.exec(
+  JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:api'],
+)![1];
 
 describe('the audit check and export over a long chain, on tables never analysed', () => {
   let db: pg.Client;

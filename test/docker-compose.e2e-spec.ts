@@ -6,8 +6,11 @@ import { parseDockerfile } from './support/dockerfile-replay.js';
 // Docker cannot run on the build machines, so the compose file is checked against the configuration schema instead.
 const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8'), { merge: true });
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-// The npm scripts `exec` node, so that npm's signals reach it rather than the shell between them; a container runs node.
-const scripts = Object.fromEntries(Object.entries(packageJson.scripts).map(([name, command]) => [name, command.replace(/^exec /, '')]));
+// The npm scripts `exec` node, so that npm's signals reach it rather than the shell between them; a container runs node,
+// with the variables the scripts set before it in the image's environment (checked below).
+const SCRIPT_ENV = /^((?:[A-Z_]+=\S+ )*)exec /;
+const scripts = Object.fromEntries(Object.entries(packageJson.scripts).map(([name, command]) => [name, command.replace(SCRIPT_ENV, '')]));
+const scriptEnv = (name: string) => (SCRIPT_ENV.exec(packageJson.scripts[name])?.[1] ?? '').split(' ').filter(Boolean);
 interface Service {
   environment?: Record<string, unknown>;
   command?: string[];
@@ -120,6 +123,10 @@ describe('docker-compose.yml', () => {
   it("builds an image whose default command is the API's, as `npm run start:api` runs it", () => {
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
     expect(cmd.join(' ')).toBe(scripts['start:api']);
+    // The variables start:api and start:worker set before node (MALLOC_ARENA_MAX) are the image's, for both services.
+    const imageEnv = [...dockerfile.matchAll(/^ENV (.*)$/gm)].flatMap((line) => line[1].split(' '));
+    expect(scriptEnv('start:api')).toEqual(['MALLOC_ARENA_MAX=2']);
+    for (const name of ['start:api', 'start:worker']) for (const pair of scriptEnv(name)) expect(imageEnv).toContain(pair);
   });
 
   it('gives api and worker one data directory, so that the keys sandbox mode makes there are the same for both', () => {

@@ -14,15 +14,26 @@ export const ENTRY = {
 };
 
 /**
- * The node flags each entry point runs with in production, from the `node [flags] dist/….js` scripts of package.json
- * (`start`, `start:api`, `start:worker`, `start:sim`, which the Dockerfile and docker-compose.yml repeat): the benchmark
- * measures the processes as users run them.
+ * The environment and node flags each entry point runs with in production, from the `[VAR=value ...] exec node [flags]
+ * dist/….js` scripts of package.json (`start`, `start:api`, `start:worker`, `start:sim`, which the Dockerfile and
+ * docker-compose.yml repeat): the benchmark measures the processes as users run them.
  */
-const PRODUCTION_FLAGS = Object.fromEntries(
+const PRODUCTION = Object.fromEntries(
   Object.values(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts)
-    .map((command) => /^(?:exec )?node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
+    .map((command) => /^((?:[A-Z_]+=\S+ )*)(?:exec )?node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
     .filter(Boolean)
-    .map(([, flags, script]) => [`${ROOT}${script}`, flags.split(' ').filter(Boolean)]),
+    .map(([, env, flags, script]) => [
+      `${ROOT}${script}`,
+      {
+        env: Object.fromEntries(
+          env
+            .split(' ')
+            .filter(Boolean)
+            .map((pair) => pair.split('=')),
+        ),
+        flags: flags.split(' ').filter(Boolean),
+      },
+    ]),
 );
 
 const OUTPUT_KEPT = 64 * 1024;
@@ -35,9 +46,9 @@ export class NodeProcess {
     this.name = name;
     this.spawnedAt = Date.now();
     // Only PATH from our environment: a child sees exactly the settings the scenario gives it.
-    this.child = spawn(process.execPath, [...(PRODUCTION_FLAGS[script] ?? []), ...nodeArgs, script], {
+    this.child = spawn(process.execPath, [...(PRODUCTION[script]?.flags ?? []), ...nodeArgs, script], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...PRODUCTION[script]?.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk) => (this.output = (this.output + chunk).slice(-OUTPUT_KEPT));
