@@ -8,13 +8,35 @@ const LOGS = 150_000;
  * Issue 23 §4: each run of the audit check counted every log and receipt of the account, to find rows deleted below
  * the frontier: over a million logs of 1.2 KB it read the whole 1.5 GB table when its visibility map lagged (0.6-1.1 s
  * a run, besides the receipts). A run now counts the next 100,000 rows below each frontier, round from seq 1 as the
- * sweep goes, so that a deleted row is still found within a pass.
+ * sweep goes, and looks up both ends of what it verified every run.
  */
 describe('the audit check counts the history a range at a time', () => {
   const suite = gatewaySuite({ AUDIT_CHECK_INTERVAL_MS: '3600000', AUDIT_CHECKPOINT_INTERVAL_MS: '3600000' });
   const check = () => suite.harness.gateway.worker!.get(AuditChainCheck);
-  const cursor = async () =>
-    (await suite.db.query("SELECT count_log_seq::text AS logs, count_receipt_seq::text AS receipts FROM audit_checks WHERE account_id = 'default'")).rows[0];
+  const cursor = async () => (await suite.db.query("SELECT count_log_seq::text AS seq FROM audit_checks WHERE account_id = 'default'")).rows[0].seq;
+  /** Deletes rows (a log's upload attempts go with it), and answers how to put every row back. */
+  async function remove(table: 'ai_logs' | 'upload_attempts', where: string): Promise<() => Promise<void>> {
+    const attempts =
+      table === 'ai_logs' ? (await suite.db.query(`SELECT * FROM upload_attempts WHERE log_id IN (SELECT id FROM ai_logs WHERE ${where})`)).rows : [];
+    const rows = (await suite.db.query(`DELETE FROM ${table} WHERE account_id = 'default' AND ${where} RETURNING *`)).rows;
+    return async () => {
+      for (const [into, each] of [
+        [table, rows],
+        ['upload_attempts', attempts],
+      ] as const) {
+        for (const row of each) {
+          const columns = Object.keys(row);
+          await suite.db.query(`INSERT INTO ${into} (${columns}) VALUES (${columns.map((_, i) => `$${i + 1}`)})`, Object.values(row));
+        }
+      }
+    };
+  }
+  /** The findings of `runs` runs, each with where the next run counts from. */
+  async function runs(n: number): Promise<Array<[string | undefined, string]>> {
+    const seen: Array<[string | undefined, string]> = [];
+    for (let run = 0; run < n; run++) seen.push([(await check().run('default')).broken?.reason, await cursor()]);
+    return seen;
+  }
 
   beforeAll(async () => {
     await seedChains(suite.db, { logs: LOGS });
@@ -24,19 +46,44 @@ describe('the audit check counts the history a range at a time', () => {
   }, 240_000);
 
   it('counts the next 100,000 rows below each frontier, then starts again from seq 1', async () => {
-    const seen = [];
-    for (let run = 0; run < 4; run++) {
-      await check().run('default');
-      seen.push((await cursor()).logs);
-    }
+    const seen = (await runs(4)).map(([, next]) => next);
     // 1..100,000, then 100,001..150,000 (the frontier), then from seq 1 again.
     expect(seen).toEqual(seen[0] === '100000' ? ['100000', '0', '100000', '0'] : ['0', '100000', '0', '100000']);
   }, 120_000);
 
-  it('finds a log deleted anywhere below the frontier within a pass', async () => {
-    await suite.db.query("DELETE FROM ai_logs WHERE account_id = 'default' AND seq = 140000");
-    const reasons = [];
-    for (let run = 0; run < 2; run++) reasons.push((await check().run('default')).broken?.reason);
-    expect(reasons).toContain('log seq 140000 is missing: 1 of the 50000 logs verified earlier in seq 100001..150000 are gone');
+  it('finds a log deleted in the middle within a pass, and says the same until it is back', async () => {
+    const restore = await remove('ai_logs', 'seq = 140000');
+    const reason = 'log seq 140000 is missing: seq 100001..150000, verified earlier, holds 49999 of its 50000 logs';
+    const seen = await runs(3);
+    // Found at the first or second run; from then on the range is counted again, with the same words.
+    expect(seen.slice(1)).toEqual([
+      [reason, '100000'],
+      [reason, '100000'],
+    ]);
+    await restore();
+    // Whole again, the range is left behind (the finding itself stays until both sweeps have gone round).
+    expect((await runs(1))[0][1]).toBe('0');
+  }, 120_000);
+
+  it('finds either end of the verified chain deleted at the next run, wherever the count is', async () => {
+    for (const [where, reason] of [
+      ['seq = 1', 'log seq 1 is missing: the chain was verified from seq 1 to 150000'],
+      [`seq = ${LOGS}`, `log seq ${LOGS} is missing: the chain was verified from seq 1 to ${LOGS}`],
+    ]) {
+      const restore = await remove('ai_logs', where);
+      expect((await runs(1))[0][0]).toBe(reason);
+      await restore();
+    }
+  }, 120_000);
+
+  it('counts the receipts as well, even while the logs have a finding of their own', async () => {
+    const restoreReceipt = await remove('upload_attempts', 'receipt_seq = 50000');
+    await suite.db.query("UPDATE ai_logs SET seq = NULL WHERE account_id = 'default' AND seq = 140000");
+    const seen = await runs(3);
+    expect(seen.map(([reason]) => reason)).toEqual(Array(3).fill('1 logs are outside the chain (no seq or hash): they were not accepted through the gateway'));
+    await suite.db.query("UPDATE ai_logs SET seq = 140000 WHERE account_id = 'default' AND seq IS NULL");
+    // The receipts' range that came up short was kept: the gap is the finding at the next run, not a pass later.
+    expect((await runs(1))[0][0]).toBe('receipt seq 50000 is missing: seq 1..100000, verified earlier, holds 99999 of its 100000 receipts');
+    await restoreReceipt();
   }, 120_000);
 });

@@ -70,12 +70,15 @@ export interface ReceiptRow {
   log_status: string;
 }
 
-/** What a chain stores, for the check's count: each part one range of an index, never the whole history. */
+/** What a chain stores, for the check's count: each part one descent or one range of an index, never the whole history. */
 export interface ChainTally {
   /** Rows without a link (outside the chain). */
   unlinked: number;
   /** Rows with seq in the range asked for. */
   inRange: number;
+  /** Whether seq 1 and the frontier's seq are stored. */
+  hasFirst: boolean;
+  hasFrontier: boolean;
   last: string | null;
 }
 
@@ -222,16 +225,19 @@ export class AuditRows {
   }
 
   /**
-   * The account's rows outside the chain, those with seq in (from, to] and its last seq. Each is a range of the unique
-   * index (account_id, seq), so that a run counts what it asks for, not every row of the history.
+   * The account's rows outside the chain, those with seq in (from, to], whether seq 1 and `frontier` are there, and its
+   * last seq. Each is a descent or a range of the unique index (account_id, seq): a run counts what it asks for, not
+   * every row of the history.
    */
-  async tally(chain: 'logs' | 'receipts', accountId: string, from: bigint, to: bigint): Promise<ChainTally> {
+  async tally(chain: 'logs' | 'receipts', accountId: string, { from, to, frontier }: { from: bigint; to: bigint; frontier: bigint }): Promise<ChainTally> {
     const [table, seq] = chainColumns(chain);
-    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; in_range: number; last: string | null }>>`
+    const [row] = await this.prisma.$queryRaw<Array<{ unlinked: number; in_range: number; has_first: boolean; has_frontier: boolean; last: string | null }>>`
       SELECT (SELECT count(*) FROM ${table} WHERE account_id = ${accountId} AND ${seq} IS NULL)::int AS unlinked,
              (SELECT count(*) FROM ${table} WHERE account_id = ${accountId} AND ${seq} > ${from} AND ${seq} <= ${to})::int AS in_range,
+             EXISTS (SELECT 1 FROM ${table} WHERE account_id = ${accountId} AND ${seq} = 1) AS has_first,
+             EXISTS (SELECT 1 FROM ${table} WHERE account_id = ${accountId} AND ${seq} = ${frontier}) AS has_frontier,
              (SELECT max(${seq}) FROM ${table} WHERE account_id = ${accountId})::text AS last`;
-    return { unlinked: row.unlinked, inRange: row.in_range, last: row.last };
+    return { unlinked: row.unlinked, inRange: row.in_range, hasFirst: row.has_first, hasFrontier: row.has_frontier, last: row.last };
   }
 
   /** The first seq in (from, to] that has no row: where a tally came up short. */

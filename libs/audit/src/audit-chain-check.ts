@@ -7,18 +7,10 @@ import { MerkleArgumentError } from '#libs/merkle-tree';
 import { AuditTreeRepository } from './audit-tree.repository.js';
 import { type AuditCheckView, type Chain, type Finding, LEASE_MS, toView } from './audit-check-view.js';
 import { LogTreeBuilder } from './log-tree-builder.js';
+import { countChain } from './chain-count.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
-interface Counted {
-  finding?: Finding;
-  lastLog: string | null;
-  lastReceipt: string | null;
-  /** Where the next run's count starts. */
-  countLogSeq: bigint;
-  countReceiptSeq: bigint;
-}
-
 interface LinkToCheck {
   seq: string;
   prevHash: string;
@@ -37,11 +29,6 @@ const LINKS_PER_TURN = 50;
 /** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
 const FRONTIER_LINKS = 50_000;
 const SWEEP_LINKS = 10_000;
-/**
- * Links a run counts per chain below the frontier (an index-only range): a count of every row each run took seconds and
- * read the whole table at a million logs when the table's visibility map lagged.
- */
-const COUNTED_LINKS = 100_000;
 const NOUNS = {
   logs: { item: 'log', changed: 'the log was changed after it was accepted' },
   receipts: { item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' },
@@ -50,7 +37,8 @@ const NOUNS = {
 /**
  * The server's own check of an account's stored chains, incremental so that it keeps up with chains of millions of
  * links. Each run:
- * - counts the rows (no log or attempt outside its chain, none beyond its head, none missing below the frontier);
+ * - counts the rows (no log or attempt outside its chain, none beyond its head, none missing below the frontier: a
+ *   range a run, round from seq 1; see countChain);
  * - verifies each chain from its frontier (how far it is verified from seq 1) towards the heads it read, each log's
  *   status against its last receipt, and every stored checkpoint in the range against the chain;
  * - re-verifies a slice of the older links (the sweep, from seq 1 round to the frontier again), so that a row changed
@@ -107,7 +95,9 @@ export class AuditChainCheck {
   private async step(state: AuditCheckState): Promise<AuditCheckUpdate> {
     const { accountId } = state;
     // Counted before the heads are read: every row counted was committed with a head the read then sees.
-    const counted = await this.count(state);
+    const countedLogs = await countChain(this.rows, 'logs', accountId, state.countLogSeq, state.logSeq);
+    const countedReceipts = await countChain(this.rows, 'receipts', accountId, state.countReceiptSeq, state.receiptSeq);
+    const counted = { finding: countedLogs.finding ?? countedReceipts.finding, lastLog: countedLogs.last, lastReceipt: countedReceipts.last };
     const heads = await this.rows.heads(accountId);
     const beyond = counted.finding ? undefined : (beyondHead('logs', counted.lastLog, heads) ?? beyondHead('receipts', counted.lastReceipt, heads));
     const { tree, from, finding: treeFinding } = resumeTree(state);
@@ -143,8 +133,8 @@ export class AuditChainCheck {
       sweepLogHash: sweepLogs.reached.hash,
       sweepReceiptSeq: BigInt(sweepReceipts.reached.seq),
       sweepReceiptHash: sweepReceipts.reached.hash,
-      countLogSeq: counted.countLogSeq,
-      countReceiptSeq: counted.countReceiptSeq,
+      countLogSeq: countedLogs.next,
+      countReceiptSeq: countedReceipts.next,
       logSweptAt: sweepLogs.done ? now : state.logSweptAt,
       receiptSweptAt: sweepReceipts.done ? now : state.receiptSweptAt,
       complete: !finding && logs.reached.seq === heads.logs.seq && receipts.reached.seq === heads.receipts.seq,
@@ -179,46 +169,6 @@ export class AuditChainCheck {
       Object.assign(update, { brokenChain: null, brokenSeq: null, brokenReason: null, brokenSince: null });
     }
     return update;
-  }
-
-  /**
-   * Rows outside a chain, and each chain's last seq, to compare with its head; and rows missing from the next range of
-   * COUNTED_LINKS below each frontier (from seq 1 round to the frontier again, as the sweep): so that a run reads a
-   * bounded part of the history, and a row deleted anywhere is found within a pass.
-   */
-  private async count(state: AuditCheckState): Promise<Counted> {
-    const { accountId } = state;
-    const logRange = countRange(state.countLogSeq, state.logSeq);
-    const receiptRange = countRange(state.countReceiptSeq, state.receiptSeq);
-    const logs = await this.rows.tally('logs', accountId, logRange.from, logRange.to);
-    const receipts = await this.rows.tally('receipts', accountId, receiptRange.from, receiptRange.to);
-    const counted = { lastLog: logs.last, lastReceipt: receipts.last, countLogSeq: logRange.next, countReceiptSeq: receiptRange.next };
-    const found = (finding: Finding) => ({ ...counted, finding });
-    if (logs.unlinked)
-      return found({
-        chain: 'logs',
-        seq: null,
-        reason: `${logs.unlinked} logs are outside the chain (no seq or hash): they were not accepted through the gateway`,
-      });
-    if (logs.inRange < logRange.to - logRange.from) {
-      const missing = await this.rows.firstMissing('logs', accountId, logRange.from, logRange.to);
-      return found({ chain: 'logs', seq: missing, reason: `log seq ${missing} is missing: ${gone(logRange, logs.inRange, 'logs')}` });
-    }
-    if (receipts.unlinked)
-      return found({
-        chain: 'receipts',
-        seq: null,
-        reason: `${receipts.unlinked} upload attempts are outside the receipt chain: they were not recorded through the gateway`,
-      });
-    if (receipts.inRange < receiptRange.to - receiptRange.from) {
-      const missing = await this.rows.firstMissing('receipts', accountId, receiptRange.from, receiptRange.to);
-      return found({
-        chain: 'receipts',
-        seq: missing,
-        reason: `receipt seq ${missing} is missing: ${gone(receiptRange, receipts.inRange, 'receipts')}`,
-      });
-    }
-    return counted;
   }
 
   /**
@@ -352,13 +302,3 @@ function resumeTree(state: AuditCheckState): { tree: LogTreeBuilder; from: Link;
     return { tree: LogTreeBuilder.empty(), from: { seq: '0', hash: GENESIS_HASH }, finding: { chain: 'logs', seq: null, reason } };
   }
 }
-
-/** The range (from, to] a run counts below the frontier, and where the next one starts: seq 1 again past the frontier. */
-function countRange(cursor: bigint, frontier: bigint): { from: bigint; to: bigint; next: bigint } {
-  const from = cursor < frontier ? cursor : 0n;
-  const to = from + BigInt(COUNTED_LINKS) < frontier ? from + BigInt(COUNTED_LINKS) : frontier;
-  return { from, to, next: to < frontier ? to : 0n };
-}
-
-const gone = ({ from, to }: { from: bigint; to: bigint }, found: number, rows: string) =>
-  `${to - from - BigInt(found)} of the ${to - from} ${rows} verified earlier in seq ${from + 1n}..${to} are gone`;
