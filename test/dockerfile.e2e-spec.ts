@@ -98,7 +98,7 @@ maybe('the Dockerfile, replayed', () => {
     const { stages } = parseDockerfile(DOCKERFILE);
     expect(stages.map((s) => s.name)).toEqual(['build', 'runtime']);
     expect(image.state.user).toBe('node');
-    expect(image.state.env).toMatchObject({ NODE_ENV: 'production', DATA_DIR: '/data' });
+    expect(image.state.env).toMatchObject({ NODE_ENV: 'production', DATA_DIR: '/data', MALLOC_ARENA_MAX: '2' });
   });
 
   it('holds the production dependencies, the built code and the migrations, and nothing the build only needed', () => {

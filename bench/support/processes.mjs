@@ -18,22 +18,18 @@ export const ENTRY = {
  * dist/….js` scripts of package.json (`start`, `start:api`, `start:worker`, `start:sim`, which the Dockerfile and
  * docker-compose.yml repeat): the benchmark measures the processes as users run them.
  */
+const SCRIPTS = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts;
 const PRODUCTION = Object.fromEntries(
-  Object.values(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts)
-    .map((command) => /^((?:[A-Z_]+=\S+ )*)(?:exec )?node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(command))
-    .filter(Boolean)
-    .map(([, env, flags, script]) => [
-      `${ROOT}${script}`,
-      {
-        env: Object.fromEntries(
-          env
-            .split(' ')
-            .filter(Boolean)
-            .map((pair) => pair.split('=')),
-        ),
-        flags: flags.split(' ').filter(Boolean),
-      },
-    ]),
+  ['start', 'start:api', 'start:worker', 'start:sim'].map((name) => {
+    const [, env, flags, script] = /^((?:[A-Za-z_][A-Za-z0-9_]*=\S+ )*)exec node ((?:--\S+ )*)(dist\/\S+\.js)$/.exec(SCRIPTS[name]) ?? [];
+    // A script the benchmark cannot read would run without the production settings: stop rather than measure that.
+    if (!script) throw new Error(`package.json's ${name} is not "[VAR=value ...] exec node [--flag ...] dist/....js": ${SCRIPTS[name]}`);
+    const pairs = env
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]);
+    return [`${ROOT}${script}`, { env: Object.fromEntries(pairs), flags: flags.split(' ').filter(Boolean) }];
+  }),
 );
 
 const OUTPUT_KEPT = 64 * 1024;
