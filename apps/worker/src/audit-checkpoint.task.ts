@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AuditChainCheck, AuditCheckpoints } from '#libs/audit';
+import { AuditChainCheck, AuditCheckpoints, periodicBudget } from '#libs/audit';
+import { GatewayConfig } from '#libs/config';
 
 /**
  * The audit trail's periodic work. PeriodicJob.AuditCheck (every AUDIT_CHECK_INTERVAL_MS) checks each account's stored
- * chains a step further (AuditChainCheck: workers take turns by lease, so several never check one account at once).
+ * chains a step further, that interval's share of a full run per minute (AuditChainCheck: workers take turns by lease,
+ * so several never check one account at once).
  * PeriodicJob.AuditCheckpoint (every AUDIT_CHECKPOINT_INTERVAL_MS) checks again and signs both chains' heads if they
  * moved. Two runs at once may both sign the same heads; that costs a duplicate row, never a wrong one. Each check also
  * sends the latest checkpoint to the witnesses whose cosignature it lacks.
@@ -15,14 +17,16 @@ export class AuditCheckpointTask {
   constructor(
     private readonly checkpoints: AuditCheckpoints,
     private readonly check: AuditChainCheck,
+    private readonly config: GatewayConfig,
   ) {}
 
   /** Checks every account once; answers how many were found broken. */
   async checkAll(): Promise<number> {
     let broken = 0;
+    const budget = periodicBudget(this.config.auditCheckIntervalMs);
     try {
       for (const accountId of await this.checkpoints.accountsWithChains()) {
-        if (!(await this.check.run(accountId)).ok) broken++;
+        if (!(await this.check.run(accountId, { budget })).ok) broken++;
         // A checkpoint whose witnesses were down, or that a crash left unsent, goes to them within a check interval.
         await this.checkpoints.cosignMissing(accountId);
       }

@@ -8,6 +8,7 @@ import { AuditTreeRepository } from './audit-tree.repository.js';
 import { type AuditCheckView, type Chain, type Finding, LEASE_MS, toView } from './audit-check-view.js';
 import { LogTreeBuilder } from './log-tree-builder.js';
 import { countChain } from './chain-count.js';
+import { type CheckBudget, FULL_RUN } from './check-budget.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
@@ -26,9 +27,6 @@ const PAGE = 1_000;
  * uploads/s while a long check ran (bench scenario 9).
  */
 const LINKS_PER_TURN = 50;
-/** Links a run verifies per chain past the frontier, and re-verifies in the sweep: a few seconds of one core at most. */
-const FRONTIER_LINKS = 50_000;
-const SWEEP_LINKS = 10_000;
 const NOUNS = {
   logs: { item: 'log', changed: 'the log was changed after it was accepted' },
   receipts: { item: 'receipt', changed: 'the receipt, or the log it names, was changed after it was recorded' },
@@ -59,9 +57,9 @@ export class AuditChainCheck {
   /**
    * Checks the account one run further. While another run holds it, answers at once with the last completed result and
    * when the run under way started (`runningSince`); with `waitMs` (a checkpoint, which signs what a run verified) it
-   * first waits up to that long for the other run to end.
+   * first waits up to that long for the other run to end. `budget` bounds what the run does (the periodic runs' share).
    */
-  async run(accountId: string, waitMs = 0): Promise<AuditCheckView> {
+  async run(accountId: string, { waitMs = 0, budget = FULL_RUN }: { waitMs?: number; budget?: CheckBudget } = {}): Promise<AuditCheckView> {
     const deadline = Date.now() + waitMs;
     let now = new Date();
     let lease = new Date(now.getTime() + LEASE_MS);
@@ -74,7 +72,7 @@ export class AuditChainCheck {
     }
     if (!state) return this.view(accountId);
     try {
-      const update = await this.step(state);
+      const update = await this.step(state, budget);
       await this.checks.save(accountId, lease, update);
       if (update.brokenReason && update.brokenSince?.getTime() === update.checkedAt?.getTime()) {
         this.logger.warn(`audit chain of account ${accountId} is broken: ${update.brokenChain} seq ${update.brokenSeq ?? '-'}: ${update.brokenReason}`);
@@ -92,25 +90,29 @@ export class AuditChainCheck {
     return state ? toView(state) : toView({ accountId } as AuditCheckState);
   }
 
-  private async step(state: AuditCheckState): Promise<AuditCheckUpdate> {
+  private async step(state: AuditCheckState, budget: CheckBudget): Promise<AuditCheckUpdate> {
     const { accountId } = state;
     // Counted before the heads are read: every row counted was committed with a head the read then sees.
-    const countedLogs = await countChain(this.rows, 'logs', accountId, state.countLogSeq, state.logSeq);
-    const countedReceipts = await countChain(this.rows, 'receipts', accountId, state.countReceiptSeq, state.receiptSeq);
+    const countedLogs = await countChain(this.rows, 'logs', accountId, { cursor: state.countLogSeq, frontier: state.logSeq, size: budget.count });
+    const countedReceipts = await countChain(this.rows, 'receipts', accountId, {
+      cursor: state.countReceiptSeq,
+      frontier: state.receiptSeq,
+      size: budget.count,
+    });
     const counted = { finding: countedLogs.finding ?? countedReceipts.finding, lastLog: countedLogs.last, lastReceipt: countedReceipts.last };
     const heads = await this.rows.heads(accountId);
     const beyond = counted.finding ? undefined : (beyondHead('logs', counted.lastLog, heads) ?? beyondHead('receipts', counted.lastReceipt, heads));
     const { tree, from, finding: treeFinding } = resumeTree(state);
-    const logs = treeFinding ? { reached: from } : await this.walk('logs', accountId, from, BigInt(heads.logs.seq), FRONTIER_LINKS, tree);
+    const logs = treeFinding ? { reached: from } : await this.walk('logs', accountId, from, BigInt(heads.logs.seq), budget.frontier, tree);
     const receipts = await this.walk(
       'receipts',
       accountId,
       { seq: state.receiptSeq.toString(), hash: state.receiptHash },
       BigInt(heads.receipts.seq),
-      FRONTIER_LINKS,
+      budget.frontier,
     );
-    const sweepLogs = await this.sweep('logs', state, { seq: state.sweepLogSeq.toString(), hash: state.sweepLogHash });
-    const sweepReceipts = await this.sweep('receipts', state, { seq: state.sweepReceiptSeq.toString(), hash: state.sweepReceiptHash });
+    const sweepLogs = await this.sweep('logs', state, { seq: state.sweepLogSeq.toString(), hash: state.sweepLogHash }, budget.sweep);
+    const sweepReceipts = await this.sweep('receipts', state, { seq: state.sweepReceiptSeq.toString(), hash: state.sweepReceiptHash }, budget.sweep);
     const finding =
       treeFinding ??
       counted.finding ??
@@ -190,7 +192,7 @@ export class AuditChainCheck {
     let finding: Finding | undefined;
     for (let walked = 0; !finding && BigInt(reached.seq) < to && walked < budget;) {
       const after = BigInt(reached.seq);
-      const page = await this.page(chain, accountId, after, to);
+      const page = await this.page(chain, accountId, after, to, Math.min(PAGE, budget - walked));
       if (page.length === 0) {
         const reason = `seq ${after + 1n}..${to} ${chain === 'logs' ? 'logs' : 'receipts'} are missing: the head is at seq ${to}`;
         return { reached, finding: { chain, seq: String(after + 1n), reason } };
@@ -215,9 +217,9 @@ export class AuditChainCheck {
   }
 
   /** Re-verifies the next slice of older links; at the frontier the run started from, the pass is done and starts again. */
-  private async sweep(chain: Chain, state: AuditCheckState, from: Link): Promise<{ reached: Link; done: boolean; finding?: Finding }> {
+  private async sweep(chain: Chain, state: AuditCheckState, from: Link, budget: number): Promise<{ reached: Link; done: boolean; finding?: Finding }> {
     const frontier = chain === 'logs' ? { seq: state.logSeq, hash: state.logHash } : { seq: state.receiptSeq, hash: state.receiptHash };
-    const { reached, finding } = await this.walk(chain, state.accountId, from, frontier.seq, SWEEP_LINKS);
+    const { reached, finding } = await this.walk(chain, state.accountId, from, frontier.seq, budget);
     if (finding || BigInt(reached.seq) < frontier.seq) return { reached, done: false, finding };
     if (reached.hash !== frontier.hash) {
       return {
@@ -229,8 +231,8 @@ export class AuditChainCheck {
     return { reached: { seq: '0', hash: GENESIS_HASH }, done: true };
   }
 
-  private page(chain: Chain, accountId: string, after: bigint, to: bigint): Promise<Array<LogRow | ReceiptRow>> {
-    return chain === 'logs' ? this.rows.logs(accountId, after, to, PAGE) : this.rows.receipts(accountId, after, to, PAGE);
+  private page(chain: Chain, accountId: string, after: bigint, to: bigint, limit: number): Promise<Array<LogRow | ReceiptRow>> {
+    return chain === 'logs' ? this.rows.logs(accountId, after, to, limit) : this.rows.receipts(accountId, after, to, limit);
   }
 }
 

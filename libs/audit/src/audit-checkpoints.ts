@@ -104,7 +104,7 @@ export class AuditCheckpoints {
    */
   async checkpoint(accountId: string): Promise<CheckpointResult> {
     const key = this.signer.privateKey();
-    const check = await this.check.run(accountId, ON_DEMAND_WAIT_MS);
+    const check = await this.check.run(accountId, { waitMs: ON_DEMAND_WAIT_MS });
     if (!key || !check.ok || !check.complete || check.logs.verifiedSeq === '0') return { check };
     const { logs, receipts } = check;
     const [last, latest] = await Promise.all([this.checkpoints.last(accountId), this.checkpoints.latestNote(accountId)]);

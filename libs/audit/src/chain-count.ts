@@ -1,12 +1,6 @@
 import type { AuditRows } from '#libs/ai-log';
 import type { Chain, Finding } from './audit-check-view.js';
 
-/**
- * Rows a run counts per chain below its frontier, a range of the unique index (and of the heap pages it names while the
- * visibility map lags): counting every row each run read the whole 1.5 GB table at a million logs of 1.2 KB.
- */
-const COUNTED = 100_000n;
-
 const OUTSIDE = {
   logs: (n: number) => `${n} logs are outside the chain (no seq or hash): they were not accepted through the gateway`,
   receipts: (n: number) => `${n} upload attempts are outside the receipt chain: they were not recorded through the gateway`,
@@ -23,14 +17,21 @@ export interface ChainCount {
 
 /**
  * One run's count of a chain, verified up to `frontier`. Every run: rows outside the chain, the last seq, and seq 1 and
- * the frontier itself, each one descent of the index. Then the range from `cursor` (at most COUNTED), from seq 1
- * round to the frontier again, so that a row deleted anywhere is found within a pass. A range that comes up short is
- * counted again at the next run, and a finding names the seq alone (not the range or the frontier, which move on with
- * new links), so that it reads the same, run after run, until the rows are put back.
+ * the frontier itself, each one descent of the index. Then the range from `cursor` (at most `size` rows, a range of
+ * the unique index and of the heap pages it names while the visibility map lags: counting every row each run read the
+ * whole 1.5 GB table at a million logs of 1.2 KB), from seq 1 round to the frontier again, so that a row deleted
+ * anywhere is found within a pass. A range that comes up short is counted again at the next run, and a finding names
+ * the seq alone (not the range or the frontier, which move on with new links), so that it reads the same, run after
+ * run, until the rows are put back.
  */
-export async function countChain(rows: AuditRows, chain: Chain, accountId: string, cursor: bigint, frontier: bigint): Promise<ChainCount> {
+export async function countChain(
+  rows: AuditRows,
+  chain: Chain,
+  accountId: string,
+  { cursor, frontier, size }: { cursor: bigint; frontier: bigint; size: bigint },
+): Promise<ChainCount> {
   const from = cursor < frontier ? cursor : 0n;
-  const to = from + COUNTED < frontier ? from + COUNTED : frontier;
+  const to = from + size < frontier ? from + size : frontier;
   const tally = await rows.tally(chain, accountId, { from, to, frontier });
   const short = tally.inRange < to - from;
   const counted = { last: tally.last, next: short ? from : to < frontier ? to : 0n };
@@ -44,7 +45,7 @@ export async function countChain(rows: AuditRows, chain: Chain, accountId: strin
   if (frontier > 0n && !tally.hasFrontier) {
     // New links move the frontier on past the gap (they link to the hash the check saved, not to the row), so the
     // range that ends at it is counted from now on, until it is whole.
-    const start = frontier > COUNTED ? frontier - COUNTED : 0n;
+    const start = frontier > size ? frontier - size : 0n;
     return missing(await rows.firstMissing(chain, accountId, start, frontier), start);
   }
   return short ? missing(await rows.firstMissing(chain, accountId, from, to)) : counted;

@@ -14,3 +14,4 @@ export * from './witnesses/audit-witnesses.js';
 export * from './witnesses/witness-list.js';
 export * from './audit-tree.repository.js';
 export * from './audit-check-view.js';
+export * from './check-budget.js';
