@@ -38,4 +38,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The node flags of `npm run start:api` (memory settings; README, "Production").
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=512", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=512", "dist/apps/api/src/main.js"]
