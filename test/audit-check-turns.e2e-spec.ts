@@ -6,13 +6,8 @@ import { gatewaySuite } from './support/gateway-suite.js';
 const KEY = 'agent-key-for-audit-check-turns';
 const LOGS = 3_000;
 
-/**
- * The periodic audit check runs in the upload worker. Verified a page of 1,000 links at a time, it held the event loop
- * tens of milliseconds per page, every step of every upload waited behind it, and the drain fell to 1-3 uploads/s
- * while a long check ran (bench scenario 9). It now gives the loop a turn every few dozen links.
- */
-async function postLogs(apiUrl: string): Promise<void> {
-  for (let from = 0; from < LOGS; from += 500) {
+async function postLogs(apiUrl: string, count = LOGS, first = 0): Promise<void> {
+  for (let from = first; from < first + count; from += 500) {
     const logs = Array.from({ length: 500 }, (_, i) => `{"stage":"s","model":"m","input":{"n":${from + i}},"output":{},"explanation":"e"}`);
     const res = await fetch(`${apiUrl}/v1/ai-logs/batch`, {
       method: 'POST',
@@ -23,6 +18,11 @@ async function postLogs(apiUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The periodic audit check runs in the upload worker. Verified a page of 1,000 links at a time, it held the event loop
+ * tens of milliseconds per page, every step of every upload waited behind it, and the drain fell to 1-3 uploads/s
+ * while a long check ran (bench scenario 9). It now gives the loop a turn every few dozen links.
+ */
 describe('the audit check shares the worker’s event loop', () => {
   const suite = gatewaySuite({ AGENT_API_KEY: KEY, AUDIT_CHECK_INTERVAL_MS: '3600000', AGENT_RATE_LIMIT_PER_MIN: '1000000' });
 
@@ -57,34 +57,45 @@ describe('the audit check shares the worker’s event loop', () => {
 });
 
 /**
- * A periodic run does its interval's share of a full run per minute: every minute a full run caught up on a large
- * ingest in 8-12 s that halved the upload drain (bench scenario 9). At 1 s, a sixtieth: 834 links past the frontier.
+ * A periodic run verifies AUDIT_CHECK_LINKS_PER_MIN for the time since the account's last run: as a full run every
+ * minute, the check caught up on a large ingest in 8-12 s that halved the upload drain (bench scenario 9).
  */
 describe('the periodic audit check takes a steady share of the worker', () => {
   const suite = gatewaySuite({
     AGENT_API_KEY: KEY,
     AUDIT_CHECK_INTERVAL_MS: '1000',
+    AUDIT_CHECK_LINKS_PER_MIN: '50000',
     AUDIT_CHECKPOINT_INTERVAL_MS: '3600000',
     AGENT_RATE_LIMIT_PER_MIN: '1000000',
   });
 
-  it('verifies at most its share of links per run, and gets to the head run by run', async () => {
-    // Each run's frontier as it saves it: runs of one account never overlap (a lease), so these are in order. A run
-    // given a budget is a periodic one; the others (a checkpoint's at start) do a full run.
+  it('verifies the links per minute for the time since its last run, and gets to the head run by run', async () => {
+    // Each run as it saves its frontier: runs of one account never overlap (a lease), so these are in order. A run
+    // given a rate is a periodic one; the others (a checkpoint's at start) do a full run.
     const check = suite.harness.gateway.worker!.get(AuditChainCheck);
     const run = check.run.bind(check);
-    const runs: Array<{ periodic: boolean; seq: number }> = [];
+    const runs: Array<{ periodic: boolean; seq: number; start: number; end: number }> = [];
     check.run = async (...args) => {
+      const start = Date.now();
       const view = await run(...args);
-      if (view.runningSince === null) runs.push({ periodic: !!args[1]?.budget, seq: Number(view.logs.verifiedSeq) });
+      if (view.runningSince === null) runs.push({ periodic: !!args[1]?.linksPerMinute, seq: Number(view.logs.verifiedSeq), start, end: Date.now() });
       return view;
     };
-    await postLogs(suite.harness.apiUrl);
-    const started = Date.now();
-    while (runs.at(-1)?.seq !== LOGS && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(runs.at(-1)?.seq).toBe(LOGS);
-    const steps = runs.flatMap((r, i) => (r.periodic ? [r.seq - (runs[i - 1]?.seq ?? 0)] : []));
-    expect(steps.filter((step) => step > 0).length).toBeGreaterThanOrEqual(4);
-    expect(Math.max(...steps)).toBeLessThanOrEqual(834);
+    const reach = async (seq: number) => {
+      const started = Date.now();
+      while (runs.at(-1)?.seq !== seq && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runs.at(-1)?.seq).toBe(seq);
+    };
+    // The account's first run has no last run to measure from: a full run.
+    await postLogs(suite.harness.apiUrl, 500);
+    await reach(500);
+    const before = runs.length;
+    await postLogs(suite.harness.apiUrl, LOGS, 500);
+    await reach(500 + LOGS);
+    // A run's rate covers the time since the last one saved: no more than from the last one's start to its own end.
+    const steps = runs.slice(before).map((r, i) => ({ ...r, step: r.seq - runs[before + i - 1].seq, since: r.end - runs[before + i - 1].start }));
+    expect(steps.every((r) => r.periodic)).toBe(true);
+    expect(steps.filter((r) => r.step > 0).length).toBeGreaterThanOrEqual(3);
+    for (const r of steps) expect(r.step).toBeLessThanOrEqual(Math.ceil((50_000 * r.since) / 60_000));
   }, 120_000);
 });

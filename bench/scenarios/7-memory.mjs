@@ -20,8 +20,8 @@ const HUGE = 1_000_000_000;
 /**
  * API and worker as two processes, as in production, with the worker draining to the simulator while scenario 2's
  * load runs, so that both are measured busy. Budgets are lifted so the worker runs flat out. The account's chains
- * already hold CHAIN logs with their receipts (some of 256 KB), and the worker checks them every second
- * (AUDIT_CHECK_INTERVAL_MS=1000), so its periodic audit check runs over a long chain throughout.
+ * already hold CHAIN logs with their receipts (some of 256 KB), and the worker checks them every second at no limit of
+ * links per minute (a full run each time), so its periodic audit check runs over a long chain throughout.
  */
 export async function run() {
   const cleanup = new Cleanup();
@@ -33,6 +33,7 @@ export async function run() {
       WEEX_IP_WEIGHT_LIMIT: String(HUGE),
       WEEX_UID_WEIGHT_LIMIT: String(HUGE),
       AUDIT_CHECK_INTERVAL_MS: '1000',
+      AUDIT_CHECK_LINKS_PER_MIN: String(HUGE),
     });
     await withClient(gateway.env.DATABASE_URL, async (client) => {
       await applyMigrations(client);

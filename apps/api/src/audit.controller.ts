@@ -146,7 +146,7 @@ export class AuditController {
   @Get('verify')
   @ApiEndpoint(
     "Check the account's stored chains now, from where the last check got to",
-    "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). While a run of the worker (or another request) holds the account, answers at once with the last completed result (`checkedAt`) and when that run started (`runningSince`). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
+    "Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS, AUDIT_CHECK_LINKS_PER_MIN at a time, where this request does a full run (metric gateway_audit_chain_ok). While a run of the worker (or another request) holds the account, answers at once with the last completed result (`checkedAt`) and when that run started (`runningSince`). `complete` is false while more is left than one run takes; `broken` names the first thing found.",
   )
   @ApiAnswer(200, 'Where the check stands', AuditCheckDto, CHECK)
   verifyAuditChain(@Query() _query: NoQueryDto, @Agent() agent: AgentIdentity): Promise<AuditCheckView> {

@@ -71,7 +71,10 @@ export class WitnessDto implements WitnessView {
   @ApiId({ description: 'the largest tree of this account it cosigned (0: none yet)' })
   cosignedSize: string;
 
-  @ApiProperty({ description: 'whether the latest checkpoint carries its cosignature (false until it is sent one, within AUDIT_CHECK_INTERVAL_MS)' })
+  @ApiProperty({
+    description:
+      'whether the latest checkpoint carries its cosignature (false until it is sent one; a worker sends it again to witnesses that lack it within a minute)',
+  })
   cosignedLatest: boolean;
 
   @ApiInstant({ nullable: true })

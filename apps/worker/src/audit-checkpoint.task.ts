@@ -1,18 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AuditChainCheck, AuditCheckpoints, periodicBudget } from '#libs/audit';
+import { AuditChainCheck, AuditCheckpoints } from '#libs/audit';
 import { GatewayConfig } from '#libs/config';
 
 /**
+ * How often the latest checkpoint goes again to witnesses that lack it: each one unreachable costs
+ * AUDIT_WITNESS_TIMEOUT_MS of the check's loop, and each refusal an alert.
+ */
+const COSIGN_RETRY_MS = 60_000;
+
+/**
  * The audit trail's periodic work. PeriodicJob.AuditCheck (every AUDIT_CHECK_INTERVAL_MS) checks each account's stored
- * chains a step further, that interval's share of a full run per minute (AuditChainCheck: workers take turns by lease,
- * so several never check one account at once).
- * PeriodicJob.AuditCheckpoint (every AUDIT_CHECKPOINT_INTERVAL_MS) checks again and signs both chains' heads if they
- * moved. Two runs at once may both sign the same heads; that costs a duplicate row, never a wrong one. Each check also
- * sends the latest checkpoint to the witnesses whose cosignature it lacks.
+ * chains a step further, AUDIT_CHECK_LINKS_PER_MIN for the time since the account's last run (AuditChainCheck: workers
+ * take turns by lease, so several never check one account at once). PeriodicJob.AuditCheckpoint (every
+ * AUDIT_CHECKPOINT_INTERVAL_MS) checks again and signs both chains' heads if they moved. Two runs at once may both sign
+ * the same heads; that costs a duplicate row, never a wrong one. The checks also send the latest checkpoint to the
+ * witnesses whose cosignature it lacks, at most once a minute per account.
  */
 @Injectable()
 export class AuditCheckpointTask {
   private readonly logger = new Logger(AuditCheckpointTask.name);
+  /** When this worker last sent each account's latest checkpoint to the witnesses that lacked it. */
+  private readonly cosignTried = new Map<string, number>();
 
   constructor(
     private readonly checkpoints: AuditCheckpoints,
@@ -23,11 +31,12 @@ export class AuditCheckpointTask {
   /** Checks every account once; answers how many were found broken. */
   async checkAll(): Promise<number> {
     let broken = 0;
-    const budget = periodicBudget(this.config.auditCheckIntervalMs);
     try {
       for (const accountId of await this.checkpoints.accountsWithChains()) {
-        if (!(await this.check.run(accountId, { budget })).ok) broken++;
-        // A checkpoint whose witnesses were down, or that a crash left unsent, goes to them within a check interval.
+        if (!(await this.check.run(accountId, { linksPerMinute: this.config.auditCheckLinksPerMin })).ok) broken++;
+        // A checkpoint whose witnesses were down, or that a crash left unsent, goes to them within a minute.
+        if (Date.now() - (this.cosignTried.get(accountId) ?? 0) < COSIGN_RETRY_MS) continue;
+        this.cosignTried.set(accountId, Date.now());
         await this.checkpoints.cosignMissing(accountId);
       }
     } catch (error) {

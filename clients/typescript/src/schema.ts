@@ -216,7 +216,7 @@ export interface paths {
     };
     /**
      * Check the account's stored chains now, from where the last check got to
-     * @description Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS (metric gateway_audit_chain_ok). While a run of the worker (or another request) holds the account, answers at once with the last completed result (`checkedAt`) and when that run started (`runningSince`). `complete` is false while more is left than one run takes; `broken` names the first thing found.
+     * @description Verifies both chains (logs and upload receipts) past the verified frontier, each log's status against its last receipt, the stored checkpoints, that no row is missing, outside a chain or beyond its head, and a slice of the older links again. The worker runs the same check every AUDIT_CHECK_INTERVAL_MS, AUDIT_CHECK_LINKS_PER_MIN at a time, where this request does a full run (metric gateway_audit_chain_ok). While a run of the worker (or another request) holds the account, answers at once with the last completed result (`checkedAt`) and when that run started (`runningSince`). `complete` is false while more is left than one run takes; `broken` names the first thing found.
      */
     get: operations['verifyAuditChain'];
     put?: never;
@@ -1632,7 +1632,7 @@ export interface components {
        * @example 737185556881998184
        */
       cosignedSize: string;
-      /** @description whether the latest checkpoint carries its cosignature (false until it is sent one, within AUDIT_CHECK_INTERVAL_MS) */
+      /** @description whether the latest checkpoint carries its cosignature (false until it is sent one; a worker sends it again to witnesses that lack it within a minute) */
       cosignedLatest: boolean;
       /** Format: date-time */
       cosignedAt: string | null;

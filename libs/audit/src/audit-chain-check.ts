@@ -8,7 +8,7 @@ import { AuditTreeRepository } from './audit-tree.repository.js';
 import { type AuditCheckView, type Chain, type Finding, LEASE_MS, toView } from './audit-check-view.js';
 import { LogTreeBuilder } from './log-tree-builder.js';
 import { countChain } from './chain-count.js';
-import { type CheckBudget, FULL_RUN } from './check-budget.js';
+import { type CheckBudget, FULL_RUN, periodicBudget } from './check-budget.js';
 import { acceptedLog, AuditRows, type ChainHeads, type Link, type LogRow, type ReceiptRow, uploadReceipt } from '#libs/ai-log';
 
 /** One link to verify: its text as hashed, and any other rule it broke (a log's status against its receipts). */
@@ -57,9 +57,10 @@ export class AuditChainCheck {
   /**
    * Checks the account one run further. While another run holds it, answers at once with the last completed result and
    * when the run under way started (`runningSince`); with `waitMs` (a checkpoint, which signs what a run verified) it
-   * first waits up to that long for the other run to end. `budget` bounds what the run does (the periodic runs' share).
+   * first waits up to that long for the other run to end. With `linksPerMinute` (the worker's periodic runs) it does
+   * that many new links per chain for the time since the account's last run (periodicBudget), else a full run.
    */
-  async run(accountId: string, { waitMs = 0, budget = FULL_RUN }: { waitMs?: number; budget?: CheckBudget } = {}): Promise<AuditCheckView> {
+  async run(accountId: string, { waitMs = 0, linksPerMinute }: { waitMs?: number; linksPerMinute?: number } = {}): Promise<AuditCheckView> {
     const deadline = Date.now() + waitMs;
     let now = new Date();
     let lease = new Date(now.getTime() + LEASE_MS);
@@ -72,6 +73,7 @@ export class AuditChainCheck {
     }
     if (!state) return this.view(accountId);
     try {
+      const budget = linksPerMinute && state.checkedAt ? periodicBudget(now.getTime() - state.checkedAt.getTime(), linksPerMinute) : FULL_RUN;
       const update = await this.step(state, budget);
       await this.checks.save(accountId, lease, update);
       if (update.brokenReason && update.brokenSince?.getTime() === update.checkedAt?.getTime()) {

@@ -30,7 +30,7 @@ export interface WitnessView {
   witness: string;
   /** The largest tree it cosigned for this account (0: none yet), and when. */
   cosignedSize: string;
-  /** Whether the latest checkpoint carries its cosignature (false until it is sent one, within a check interval). */
+  /** Whether the latest checkpoint carries its cosignature (false until it is sent one; a worker retries within a minute). */
   cosignedLatest: boolean;
   cosignedAt: string | null;
   /** The last request: `cosigned`, `refused` (it holds a tree this one does not extend: investigate), `unreachable`; null before the first. */

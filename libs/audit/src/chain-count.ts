@@ -1,5 +1,6 @@
 import type { AuditRows } from '#libs/ai-log';
 import type { Chain, Finding } from './audit-check-view.js';
+import { FULL_RUN } from './check-budget.js';
 
 const OUTSIDE = {
   logs: (n: number) => `${n} logs are outside the chain (no seq or hash): they were not accepted through the gateway`,
@@ -44,8 +45,9 @@ export async function countChain(
   if (frontier > 0n && !tally.hasFirst) return missing('1', 0n);
   if (frontier > 0n && !tally.hasFrontier) {
     // New links move the frontier on past the gap (they link to the hash the check saved, not to the row), so the
-    // range that ends at it is counted from now on, until it is whole.
-    const start = frontier > size ? frontier - size : 0n;
+    // range that ends at it is counted from now on, until it is whole: a full run's range whatever this run's size, so
+    // that the finding names the same seq in every run.
+    const start = frontier > FULL_RUN.count ? frontier - FULL_RUN.count : 0n;
     return missing(await rows.firstMissing(chain, accountId, start, frontier), start);
   }
   return short ? missing(await rows.firstMissing(chain, accountId, from, to)) : counted;

@@ -8,21 +8,22 @@ export interface CheckBudget {
   count: bigint;
 }
 
-/** A run asked for (verify, a checkpoint): a few seconds of one core at most. */
+/** A run asked for (verify, a checkpoint), and the most a periodic run does: a few seconds of one core at most. */
 export const FULL_RUN: CheckBudget = { frontier: 50_000, sweep: 10_000, count: 100_000n };
 
-const FULL_RUN_MS = 60_000;
+const MINUTE_MS = 60_000;
 
 /**
- * A periodic run's share of FULL_RUN per minute, so that the check takes a steady part of the upload worker, whatever
- * its interval: done as a full run every minute, it caught up on a large ingest in runs of 8-12 s that halved the drain
- * while they lasted (bench scenario 9).
+ * A periodic run's budget: `linksPerMinute` new links per chain (with the sweep and the count in proportion) for the
+ * time since the account's last run, at most FULL_RUN. Done as a full run every minute, the check caught up on a large
+ * ingest in runs of 8-12 s that halved the upload drain while they lasted (bench scenario 9). Measured from the last
+ * run rather than the interval, the rate holds when runs are skipped or workers disagree on the interval.
  */
-export function periodicBudget(intervalMs: number): CheckBudget {
-  const share = Math.min(1, intervalMs / FULL_RUN_MS);
+export function periodicBudget(sinceLastRunMs: number, linksPerMinute: number): CheckBudget {
+  const share = Math.min(1, Math.max(0, (sinceLastRunMs / MINUTE_MS) * (linksPerMinute / FULL_RUN.frontier)));
   return {
-    frontier: Math.ceil(FULL_RUN.frontier * share),
-    sweep: Math.ceil(FULL_RUN.sweep * share),
-    count: BigInt(Math.ceil(Number(FULL_RUN.count) * share)),
+    frontier: Math.max(1, Math.ceil(FULL_RUN.frontier * share)),
+    sweep: Math.max(1, Math.ceil(FULL_RUN.sweep * share)),
+    count: BigInt(Math.max(1, Math.ceil(Number(FULL_RUN.count) * share))),
   };
 }

@@ -88,6 +88,8 @@ export class AppConfig {
   @IsInt() @Min(1_000) auditCheckpointIntervalMs: number;
   /** How often the worker checks each account's stored chains (a run verifies what was added since, and a slice more). */
   @IsInt() @Min(1_000) auditCheckIntervalMs: number;
+  /** New links per chain the periodic check verifies per minute (older ones re-verified and rows counted in proportion). */
+  @IsInt() @Min(1_000) auditCheckLinksPerMin: number;
   /** Logs (each request to other endpoints counts one) per minute per agent key (a key may have its own); 0: off. */
   @IsInt() @Min(0) agentRateLimitPerMin: number;
   /** Bytes of request bodies the API parses and holds at once; a body beyond waits, unread by the parser (BodyBytesBudget). */

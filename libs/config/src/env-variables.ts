@@ -45,6 +45,7 @@ export const ENV_VARIABLES: Record<string, EnvVariable> = {
   AUDIT_WITNESS_TIMEOUT_MS: { key: 'auditWitnessTimeoutMs', kind: 'int', default: 5_000 },
   AUDIT_CHECKPOINT_INTERVAL_MS: { key: 'auditCheckpointIntervalMs', kind: 'int', default: 3_600_000 },
   AUDIT_CHECK_INTERVAL_MS: { key: 'auditCheckIntervalMs', kind: 'int', default: 10_000 },
+  AUDIT_CHECK_LINKS_PER_MIN: { key: 'auditCheckLinksPerMin', kind: 'int', default: 50_000 },
   AGENT_RATE_LIMIT_PER_MIN: { key: 'agentRateLimitPerMin', kind: 'int', default: 6_000 },
   BODY_BYTES_IN_FLIGHT: { key: 'bodyBytesInFlight', kind: 'int', default: 8_388_608 },
   LLM_UPSTREAM_URL: { key: 'llmUpstreamUrl', kind: 'string' },
