@@ -2,6 +2,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { AuditChainCheck } from '#libs/audit';
 import { ChainWalker } from '#libs/audit-chain';
 import { gatewaySuite } from './support/gateway-suite.js';
+import { waitFor } from './support/wait-for.js';
 
 const KEY = 'agent-key-for-audit-check-turns';
 const LOGS = 3_000;
@@ -81,11 +82,7 @@ describe('the periodic audit check takes a steady share of the worker', () => {
       if (view.runningSince === null) runs.push({ periodic: !!args[1]?.linksPerMinute, seq: Number(view.logs.verifiedSeq), start, end: Date.now() });
       return view;
     };
-    const reach = async (seq: number) => {
-      const started = Date.now();
-      while (runs.at(-1)?.seq !== seq && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(runs.at(-1)?.seq).toBe(seq);
-    };
+    const reach = (seq: number) => waitFor(`a run to reach seq ${seq}`, async () => (runs.at(-1)?.seq === seq ? true : undefined), 60_000);
     // The account's first run has no last run to measure from: a full run.
     await postLogs(suite.harness.apiUrl, 500);
     await reach(500);

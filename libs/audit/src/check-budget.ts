@@ -20,7 +20,7 @@ const MINUTE_MS = 60_000;
  * run rather than the interval, the rate holds when runs are skipped or workers disagree on the interval.
  */
 export function periodicBudget(sinceLastRunMs: number, linksPerMinute: number): CheckBudget {
-  const share = Math.min(1, Math.max(0, (sinceLastRunMs / MINUTE_MS) * (linksPerMinute / FULL_RUN.frontier)));
+  const share = Math.min(1, (sinceLastRunMs / MINUTE_MS) * (linksPerMinute / FULL_RUN.frontier));
   return {
     frontier: Math.max(1, Math.ceil(FULL_RUN.frontier * share)),
     sweep: Math.max(1, Math.ceil(FULL_RUN.sweep * share)),
