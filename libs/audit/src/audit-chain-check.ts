@@ -20,6 +20,26 @@ interface LinkToCheck {
   problem?: string;
 }
 
+/** Where a sweep got to, where its pass ends, whether the pass ended at this run, and what it found. */
+interface Sweep {
+  reached: Link;
+  end: { seq: bigint; hash: string };
+  done: boolean;
+  finding?: Finding;
+}
+
+/** Both sweeps back at seq 1, each pass to end at the frontier the next run reads (a finding starts them again). */
+const NEW_PASS = {
+  sweepLogSeq: 0n,
+  sweepLogHash: GENESIS_HASH,
+  sweepReceiptSeq: 0n,
+  sweepReceiptHash: GENESIS_HASH,
+  sweepLogEndSeq: 0n,
+  sweepLogEndHash: GENESIS_HASH,
+  sweepReceiptEndSeq: 0n,
+  sweepReceiptEndHash: GENESIS_HASH,
+};
+
 const PAGE = 1_000;
 /**
  * Links verified between two turns of the event loop. A page is tens of milliseconds of CPU, and the check runs in the
@@ -39,8 +59,8 @@ const NOUNS = {
  *   range a run, round from seq 1; see countChain);
  * - verifies each chain from its frontier (how far it is verified from seq 1) towards the heads it read, each log's
  *   status against its last receipt, and every stored checkpoint in the range against the chain;
- * - re-verifies a slice of the older links (the sweep, from seq 1 round to the frontier again), so that a row changed
- *   in place long after it was checked is found within a pass.
+ * - re-verifies a slice of the older links (the sweep, from seq 1 to where the frontier was when the pass started, and
+ *   round again), so that a row changed in place long after it was checked is found within a pass.
  * A finding marks the account broken and starts the sweep again; it is cleared once both sweeps pass it cleanly.
  */
 @Injectable()
@@ -113,8 +133,8 @@ export class AuditChainCheck {
       BigInt(heads.receipts.seq),
       budget.frontier,
     );
-    const sweepLogs = await this.sweep('logs', state, { seq: state.sweepLogSeq.toString(), hash: state.sweepLogHash }, budget.sweep);
-    const sweepReceipts = await this.sweep('receipts', state, { seq: state.sweepReceiptSeq.toString(), hash: state.sweepReceiptHash }, budget.sweep);
+    const sweepLogs = await this.sweep('logs', state, budget.sweep);
+    const sweepReceipts = await this.sweep('receipts', state, budget.sweep);
     const finding =
       treeFinding ??
       counted.finding ??
@@ -137,6 +157,10 @@ export class AuditChainCheck {
       sweepLogHash: sweepLogs.reached.hash,
       sweepReceiptSeq: BigInt(sweepReceipts.reached.seq),
       sweepReceiptHash: sweepReceipts.reached.hash,
+      sweepLogEndSeq: sweepLogs.end.seq,
+      sweepLogEndHash: sweepLogs.end.hash,
+      sweepReceiptEndSeq: sweepReceipts.end.seq,
+      sweepReceiptEndHash: sweepReceipts.end.hash,
       countLogSeq: countedLogs.next,
       countReceiptSeq: countedReceipts.next,
       logSweptAt: sweepLogs.done ? now : state.logSweptAt,
@@ -156,10 +180,7 @@ export class AuditChainCheck {
         brokenSeq: finding.seq === null ? null : BigInt(finding.seq),
         brokenReason: finding.reason,
         brokenSince: same ? state.brokenSince : now,
-        sweepLogSeq: 0n,
-        sweepLogHash: GENESIS_HASH,
-        sweepReceiptSeq: 0n,
-        sweepReceiptHash: GENESIS_HASH,
+        ...NEW_PASS,
         logSweptAt: null,
         receiptSweptAt: null,
       });
@@ -218,19 +239,35 @@ export class AuditChainCheck {
     return { reached, finding };
   }
 
-  /** Re-verifies the next slice of older links; at the frontier the run started from, the pass is done and starts again. */
-  private async sweep(chain: Chain, state: AuditCheckState, from: Link, budget: number): Promise<{ reached: Link; done: boolean; finding?: Finding }> {
-    const frontier = chain === 'logs' ? { seq: state.logSeq, hash: state.logHash } : { seq: state.receiptSeq, hash: state.receiptHash };
-    const { reached, finding } = await this.walk(chain, state.accountId, from, frontier.seq, budget);
-    if (finding || BigInt(reached.seq) < frontier.seq) return { reached, done: false, finding };
-    if (reached.hash !== frontier.hash) {
+  /**
+   * Re-verifies the next slice of older links, towards the end of its pass: the frontier when the pass started, kept
+   * so that a pass ends even while the chain grows faster than the sweep. There the pass is done and starts again.
+   */
+  private async sweep(chain: Chain, state: AuditCheckState, budget: number): Promise<Sweep> {
+    const [from, stored, frontier] =
+      chain === 'logs'
+        ? [
+            { seq: state.sweepLogSeq, hash: state.sweepLogHash },
+            { seq: state.sweepLogEndSeq, hash: state.sweepLogEndHash },
+            { seq: state.logSeq, hash: state.logHash },
+          ]
+        : [
+            { seq: state.sweepReceiptSeq, hash: state.sweepReceiptHash },
+            { seq: state.sweepReceiptEndSeq, hash: state.sweepReceiptEndHash },
+            { seq: state.receiptSeq, hash: state.receiptHash },
+          ];
+    const end = stored.seq > 0n ? stored : frontier;
+    const { reached, finding } = await this.walk(chain, state.accountId, { seq: from.seq.toString(), hash: from.hash }, end.seq, budget);
+    if (finding || BigInt(reached.seq) < end.seq) return { reached, end, done: false, finding };
+    if (reached.hash !== end.hash) {
       return {
         reached,
+        end,
         done: false,
         finding: { chain, seq: reached.seq, reason: `the ${chain} up to seq ${reached.seq} no longer end in the hash verified earlier: they were rewritten` },
       };
     }
-    return { reached: { seq: '0', hash: GENESIS_HASH }, done: true };
+    return { reached: { seq: '0', hash: GENESIS_HASH }, end: { seq: 0n, hash: GENESIS_HASH }, done: true };
   }
 
   private page(chain: Chain, accountId: string, after: bigint, to: bigint, limit: number): Promise<Array<LogRow | ReceiptRow>> {
