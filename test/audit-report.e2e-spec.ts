@@ -73,6 +73,7 @@ describe('audit report for judges (HTML, headless Chromium)', () => {
       expect(await page.locator('#timeline line[stroke="#9aa4b5"]').count()).toBe(3);
       const models = await page.locator('#models tr').allTextContents();
       expect(models.slice(1)).toEqual([expect.stringMatching(/^momentum-v12\s*2/), expect.stringMatching(/^momentum-v21\s*1/)]);
+      expect(await page.locator('.card', { hasText: 'AI decisions logged' }).textContent()).toMatch(/^3\s*AI decisions logged$/);
       expect(await page.locator('#gaps tr').allTextContents()).toEqual([expect.any(String), expect.stringContaining(orders[3])]);
       expect(await page.content()).not.toContain('<b>not markup</b>');
       const shot = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.png');

@@ -79,7 +79,7 @@ export class LogStatsRepository {
     return counts;
   }
 
-  /** The account's logs received in [from, to), newest first, at most `limit`; like the next two, stops when `signal` aborts. */
+  /** The account's logs received in [from, to), newest first, at most `limit`; like the next, stops when `signal` aborts. */
   async decisions(accountId: string, from: Date, to: Date, limit: number, signal?: AbortSignal): Promise<DecisionPoint[]> {
     return this.pool.rows<DecisionPoint>(
       Prisma.sql`SELECT id::text AS id, received_at AS at, order_id::text AS "orderId", model, status::text AS status FROM ai_logs
@@ -87,15 +87,6 @@ export class LogStatsRepository {
         ORDER BY received_at DESC LIMIT ${limit}`,
       signal,
     );
-  }
-
-  /** How many logs the account had received in [from, to). */
-  async countReceived(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<number> {
-    const [row] = await this.pool.rows<{ n: number }>(
-      Prisma.sql`SELECT count(*)::int AS n FROM ai_logs WHERE account_id = ${accountId} AND received_at >= ${from} AND received_at < ${to}`,
-      signal,
-    );
-    return row?.n ?? 0;
   }
 
   /** The account's logs received in [from, to) by model, the busiest first. */

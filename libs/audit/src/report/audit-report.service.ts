@@ -34,10 +34,9 @@ export class AuditReportService {
 
   /** The window's reads stop when `signal` aborts (the client went away). */
   async gather(accountId: string, from: Date, to: Date, signal?: AbortSignal): Promise<ReportData> {
-    const [coverage, decisions, decisionsTotal, fills, fillsTotal, models, head, checkpoints] = await Promise.all([
+    const [coverage, decisions, fills, fillsTotal, models, head, checkpoints] = await Promise.all([
       this.evidence.coverage(accountId, { from, to, limit: 200 }, signal),
       this.logs.decisions(accountId, from, to, TIMELINE_POINTS, signal),
-      this.logs.countReceived(accountId, from, to, signal),
       this.coverageRows.fills(accountId, from, to, TIMELINE_POINTS, signal),
       this.coverageRows.countFills(accountId, from, to, signal),
       this.logs.byModel(accountId, from, to, signal),
@@ -51,7 +50,8 @@ export class AuditReportService {
       generatedAt: new Date(),
       coverage,
       decisions,
-      decisionsTotal,
+      // The models' counts are every log of the window: counted again, the window was read once more.
+      decisionsTotal: models.reduce((sum, m) => sum + m.logs, 0),
       fills: fills.map((f) => {
         const trade = JSON.parse(f.data) as { side?: string; qty?: string; price?: string };
         return { at: f.at, orderId: f.orderId, symbol: f.symbol, side: trade.side ?? '', qty: trade.qty ?? '', price: trade.price ?? '', covered: f.covered };
