@@ -48,11 +48,30 @@ describe('the audit check’s sweep while the chain grows faster than it', () =>
     let runs = 1;
     for (; runs < 100 && view.broken; runs++) view = await periodicRun();
     expect(view.broken).toBeNull();
-    expect(runs).toBeLessThanOrEqual(Math.ceil(Math.max(end.logs, end.receipts) / SWEEP));
+    // Neither sooner (a pass that ended early) nor later: about SWEEP links a run (at most 210 for a run 63 s after the last).
+    expect(runs).toBe(Math.ceil(Math.max(end.logs, end.receipts) / SWEEP));
     expect(view).toMatchObject({ ok: true });
     expect(BigInt(view.logs.verifiedSeq)).toBeGreaterThan(BigInt(end.logs) + BigInt(GROWTH));
     // Done, the next pass ends at the frontier as it is now.
     await periodicRun();
     expect((await sweepEnd()).logs).toBeGreaterThan(end.logs);
   }, 120_000);
+
+  it('starts a pass again from seq 1 when its stored end or position does not fit the frontier', async () => {
+    const state = async () =>
+      (
+        await suite.db.query(
+          "SELECT log_seq::int AS frontier, sweep_log_seq::int AS at, sweep_log_end_seq::int AS end, log_swept_at AS swept FROM audit_checks WHERE account_id = 'default'",
+        )
+      ).rows[0] as { frontier: number; at: number; end: number; swept: Date | null };
+    const { frontier, swept } = await state();
+    // An end past the frontier, and a position past it: left as they are, the pass would never end, or end unverified.
+    await suite.db.query("UPDATE audit_checks SET sweep_log_end_seq = log_seq + 1000, sweep_log_seq = log_seq + 500 WHERE account_id = 'default'");
+    const view = await periodicRun();
+    expect(view).toMatchObject({ ok: true, logs: { sweptAt: swept?.toISOString() ?? null } });
+    const after = await state();
+    expect(after.end).toBe(frontier);
+    expect(after.at).toBeGreaterThan(0);
+    expect(after.at).toBeLessThanOrEqual(SWEEP + 10);
+  }, 60_000);
 });

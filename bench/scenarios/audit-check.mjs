@@ -109,24 +109,35 @@ export async function run() {
 async function checkState(url) {
   return withClient(url, async (client) => {
     const { rows } = await client.query(
-      `SELECT log_seq::text, receipt_seq::text, sweep_log_seq::text, sweep_receipt_seq::text, log_swept_at, receipt_swept_at, broken_reason
+      `SELECT log_seq::text, receipt_seq::text, sweep_log_seq::text, sweep_receipt_seq::text, log_swept_at, receipt_swept_at, broken_reason,
+              sweep_log_end_seq::text, sweep_receipt_end_seq::text
        FROM audit_checks WHERE account_id = 'default'`,
     );
     return rows[0];
   });
 }
 
-/** Links one run verified: each frontier's progress, and each sweep's (to the frontier it started from, when it went round). */
+/**
+ * Links one run verified: each frontier's progress, and each sweep's (when it went round, to the end of its pass: the
+ * stored end, or the frontier it started from when the pass began at this run).
+ */
 function walked(before, after) {
   const n = (value) => Number(value ?? 0);
-  const sweep = (pos, frontier, sweptBefore, sweptAfter, posAfter) =>
-    sweptAfter && String(sweptAfter) !== String(sweptBefore) ? n(frontier) - n(pos) : n(posAfter) - n(pos);
+  const sweep = (pos, end, frontier, sweptBefore, sweptAfter, posAfter) =>
+    sweptAfter && String(sweptAfter) !== String(sweptBefore) ? (n(end) > 0 ? n(end) : n(frontier)) - n(pos) : n(posAfter) - n(pos);
   return (
     n(after.log_seq) -
     n(before?.log_seq) +
     n(after.receipt_seq) -
     n(before?.receipt_seq) +
-    sweep(before?.sweep_log_seq, before?.log_seq, before?.log_swept_at, after.log_swept_at, after.sweep_log_seq) +
-    sweep(before?.sweep_receipt_seq, before?.receipt_seq, before?.receipt_swept_at, after.receipt_swept_at, after.sweep_receipt_seq)
+    sweep(before?.sweep_log_seq, before?.sweep_log_end_seq, before?.log_seq, before?.log_swept_at, after.log_swept_at, after.sweep_log_seq) +
+    sweep(
+      before?.sweep_receipt_seq,
+      before?.sweep_receipt_end_seq,
+      before?.receipt_seq,
+      before?.receipt_swept_at,
+      after.receipt_swept_at,
+      after.sweep_receipt_seq,
+    )
   );
 }

@@ -161,7 +161,10 @@ export class ChainCheckDto implements ChainCheckView {
   @ApiProperty(HASH)
   verifiedHash: string;
 
-  @ApiInstant({ nullable: true, description: 'when the re-verification of the older links last reached the frontier' })
+  @ApiInstant({
+    nullable: true,
+    description: 'when the re-verification of the older links last ended a pass: every link up to the frontier as it was when the pass started',
+  })
   sweptAt: string | null;
 }
 

@@ -1705,7 +1705,7 @@ export interface components {
       verifiedHash: string;
       /**
        * Format: date-time
-       * @description when the re-verification of the older links last reached the frontier
+       * @description when the re-verification of the older links last ended a pass: every link up to the frontier as it was when the pass started
        */
       sweptAt: string | null;
       /** @description root of the Merkle tree (RFC 9162) of the logs up to verifiedSeq, base64: what a checkpoint of that size signs */
@@ -1721,7 +1721,7 @@ export interface components {
       verifiedHash: string;
       /**
        * Format: date-time
-       * @description when the re-verification of the older links last reached the frontier
+       * @description when the re-verification of the older links last ended a pass: every link up to the frontier as it was when the pass started
        */
       sweptAt: string | null;
     };

@@ -60,7 +60,7 @@ const NOUNS = {
  * - verifies each chain from its frontier (how far it is verified from seq 1) towards the heads it read, each log's
  *   status against its last receipt, and every stored checkpoint in the range against the chain;
  * - re-verifies a slice of the older links (the sweep, from seq 1 to where the frontier was when the pass started, and
- *   round again), so that a row changed in place long after it was checked is found within a pass.
+ *   round again), so that a row changed in place long after it was checked is found by the next pass at the latest.
  * A finding marks the account broken and starts the sweep again; it is cleared once both sweeps pass it cleanly.
  */
 @Injectable()
@@ -256,8 +256,10 @@ export class AuditChainCheck {
             { seq: state.sweepReceiptEndSeq, hash: state.sweepReceiptEndHash },
             { seq: state.receiptSeq, hash: state.receiptHash },
           ];
-    const end = stored.seq > 0n ? stored : frontier;
-    const { reached, finding } = await this.walk(chain, state.accountId, { seq: from.seq.toString(), hash: from.hash }, end.seq, budget);
+    // A stored pass that does not fit the frontier (state changed outside the gateway) starts again: never ends early.
+    const end = stored.seq > 0n && stored.seq <= frontier.seq ? stored : frontier;
+    const start = from.seq <= end.seq ? { seq: from.seq.toString(), hash: from.hash } : { seq: '0', hash: GENESIS_HASH };
+    const { reached, finding } = await this.walk(chain, state.accountId, start, end.seq, budget);
     if (finding || BigInt(reached.seq) < end.seq) return { reached, end, done: false, finding };
     if (reached.hash !== end.hash) {
       return {

@@ -34,7 +34,7 @@ export interface ChainCheckView {
   /** Verified from the chain's start up to this link (the frontier). */
   verifiedSeq: string;
   verifiedHash: string;
-  /** When the re-verification of the older links last got to the frontier with nothing broken. */
+  /** When the re-verification of the older links last ended a pass (up to the frontier as it was at its start) with nothing broken. */
   sweptAt: string | null;
 }
 
