@@ -16,19 +16,28 @@ export function drainSlices(step, sliceS) {
 }
 
 /**
- * The median rate of the drain's whole slices that overlapped a run of the audit check (which runs in the worker
- * process) and of the others: whether the check is what slows the drain.
+ * Whether the audit check (which runs in the worker process) is what slows the drain: the median rate of the half of
+ * the drain's whole slices in which its runs took the most time, and of the other half. A run every 10 s overlaps
+ * every slice, so the split is by how much of each slice the runs took.
  */
 function besideChecks(step, sliceS) {
   const runs = step.checkRuns.runs ?? [];
   const whole = step.drain.slices.filter((s) => s.seconds >= sliceS * 0.9);
-  const overlaps = (s) => runs.some((r) => r.at < s.at + s.seconds * 1000 && r.at + r.ms > s.at);
-  const median = (list) => {
-    const sorted = list.map((s) => s.rate).sort((a, b) => a - b);
-    return sorted.length ? int(sorted[Math.floor((sorted.length - 1) / 2)]) : 'n/a';
+  const end = (s) => s.at + s.seconds * 1000;
+  const share = (s) => runs.reduce((sum, r) => sum + Math.max(0, Math.min(r.at + r.ms, end(s)) - Math.max(r.at, s.at)), 0) / (s.seconds * 1000);
+  const byShare = whole.map((s) => ({ rate: s.rate, share: share(s) })).sort((a, b) => a.share - b.share);
+  const median = (list, key) => {
+    const sorted = list.map((s) => s[key]).sort((a, b) => a - b);
+    return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
   };
-  const during = whole.filter(overlaps);
-  return `${median(during)} uploads/s in the ${during.length} slices that overlapped an audit check run, ${median(whole.filter((s) => !overlaps(s)))} in the other ${whole.length - during.length}`;
+  const [less, more] = [byShare.slice(0, Math.floor(byShare.length / 2)), byShare.slice(Math.floor(byShare.length / 2))];
+  if (less.length === 0) return 'too few slices to compare those with more audit check time';
+  if (median(less, 'share') === median(more, 'share')) return `the audit check took the same share of every slice`;
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  return (
+    `${int(median(more, 'rate'))} uploads/s in the ${more.length} slices with the most audit check time (median ${pct(median(more, 'share'))} of the slice), ` +
+    `${int(median(less, 'rate'))} in the other ${less.length} (median ${pct(median(less, 'share'))})`
+  );
 }
 
 /** The mean rate over each tenth of the drain's slices (fewer groups for a short drain): a slowdown reads left to right. */
