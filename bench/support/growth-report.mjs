@@ -1,6 +1,7 @@
 // What the growth scenario (9) reports: two tables with a row per step, the details, and the targets of issue 23.
 import { TARGETS } from '../settings.mjs';
 import { int, mb, ms } from './format.mjs';
+import { percentiles } from './growth-measure.mjs';
 
 /** The drain's slices that ran whole (the last is cut short when the backlog empties), and the worst against the best. */
 export function drainSlices(step, sliceS) {
@@ -26,10 +27,7 @@ function besideChecks(step, sliceS) {
   const end = (s) => s.at + s.seconds * 1000;
   const share = (s) => runs.reduce((sum, r) => sum + Math.max(0, Math.min(r.at + r.ms, end(s)) - Math.max(r.at, s.at)), 0) / (s.seconds * 1000);
   const byShare = whole.map((s) => ({ rate: s.rate, share: share(s) })).sort((a, b) => a.share - b.share);
-  const median = (list, key) => {
-    const sorted = list.map((s) => s[key]).sort((a, b) => a - b);
-    return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
-  };
+  const median = (list, key) => percentiles(list.map((s) => s[key])).p50;
   const [less, more] = [byShare.slice(0, Math.floor(byShare.length / 2)), byShare.slice(Math.floor(byShare.length / 2))];
   if (less.length === 0) return 'too few slices to compare those with more audit check time';
   if (median(less, 'share') === median(more, 'share')) return `the audit check took the same share of every slice`;

@@ -28,6 +28,9 @@ interface Sweep {
   finding?: Finding;
 }
 
+/** Before seq 1: where a chain, a sweep or a walk starts. */
+const GENESIS: Link = { seq: '0', hash: GENESIS_HASH };
+
 /** Both sweeps back at seq 1, each pass to end at the frontier the next run reads (a finding starts them again). */
 const NEW_PASS = {
   sweepLogSeq: 0n,
@@ -258,7 +261,7 @@ export class AuditChainCheck {
           ];
     // A stored pass that does not fit the frontier (state changed outside the gateway) starts again: never ends early.
     const end = stored.seq > 0n && stored.seq <= frontier.seq ? stored : frontier;
-    const start = from.seq <= end.seq ? { seq: from.seq.toString(), hash: from.hash } : { seq: '0', hash: GENESIS_HASH };
+    const start = from.seq <= end.seq ? { seq: from.seq.toString(), hash: from.hash } : GENESIS;
     const { reached, finding } = await this.walk(chain, state.accountId, start, end.seq, budget);
     if (finding || BigInt(reached.seq) < end.seq) return { reached, end, done: false, finding };
     if (reached.hash !== end.hash) {
@@ -269,7 +272,7 @@ export class AuditChainCheck {
         finding: { chain, seq: reached.seq, reason: `the ${chain} up to seq ${reached.seq} no longer end in the hash verified earlier: they were rewritten` },
       };
     }
-    return { reached: { seq: '0', hash: GENESIS_HASH }, end: { seq: 0n, hash: GENESIS_HASH }, done: true };
+    return { reached: GENESIS, end: { seq: 0n, hash: GENESIS_HASH }, done: true };
   }
 
   private page(chain: Chain, accountId: string, after: bigint, to: bigint, limit: number): Promise<Array<LogRow | ReceiptRow>> {
@@ -342,6 +345,6 @@ function resumeTree(state: AuditCheckState): { tree: LogTreeBuilder; from: Link;
   } catch (error) {
     if (!(error instanceof MerkleArgumentError)) throw error;
     const reason = `the check's stored log tree does not fit its frontier at seq ${state.logSeq} (${error.message}): it was changed outside the gateway; the logs are verified again from seq 1`;
-    return { tree: LogTreeBuilder.empty(), from: { seq: '0', hash: GENESIS_HASH }, finding: { chain: 'logs', seq: null, reason } };
+    return { tree: LogTreeBuilder.empty(), from: GENESIS, finding: { chain: 'logs', seq: null, reason } };
   }
 }
