@@ -10,6 +10,7 @@ import { DatabasePingRepository } from './database-ping.repository.js';
 import { DueLogsQueue } from './due-logs-queue.js';
 import { ExchangeProbe } from './exchange-probe.js';
 import { HealthService } from './health.service.js';
+import { AttemptTally } from './attempt-tally.js';
 import { MetricsService } from './metrics.service.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';
@@ -24,6 +25,7 @@ import { QueueOverviewService } from './queue-overview.service.js';
     AdminLogsService,
     ExchangeProbe,
     HealthService,
+    AttemptTally,
     MetricsService,
     ProcessMetrics,
     QueueOverviewService,

@@ -5,6 +5,7 @@ import { AuditCheckRepository, AuditWitnessRepository } from '#libs/audit';
 import { WeexAccountClients } from '#libs/weex-nest';
 import { clockOffsetOf } from './exchange-probe.js';
 import { LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
+import { AttemptTally } from './attempt-tally.js';
 import { PrecountedHistogram } from './precounted-histogram.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { QueueOverviewService } from './queue-overview.service.js';
@@ -17,7 +18,9 @@ const PAUSE_REASONS = ['admin', 'ip_not_allowlisted'];
  * Prometheus metrics, computed at scrape time. The worker has no HTTP port, so upload metrics come from PostgreSQL,
  * which every process shares: ai_logs and upload_attempts rows are only ever added (never deleted), so counts over them
  * are valid cumulative counters and histogram buckets, surviving restarts and identical from every API replica (scrape
- * one, or aggregate replicas with max, not sum). Gauges (queue depth, weight budget) are read at the scrape too.
+ * one, or aggregate replicas with max, not sum). A scrape reads what stays small as the history grows: the logs waiting,
+ * in flight and failed, the chains' heads, and the attempts since the last scrape (AttemptTally). Gauges (queue depth,
+ * weight budget) are read at the scrape too.
  * The process's own series (runtime, HTTP requests) follow them, from ProcessMetrics.
  */
 @Injectable()
@@ -112,6 +115,7 @@ export class MetricsService {
 
   constructor(
     private readonly stats: LogStatsRepository,
+    private readonly attempts: AttemptTally,
     private readonly queue: QueueOverviewService,
     private readonly accounts: AccountPausesRepository,
     private readonly clients: WeexAccountClients,
@@ -138,10 +142,9 @@ export class MetricsService {
   }
 
   private async collect(): Promise<void> {
-    const [byAccount, histograms, answers, jobs, checks, witnesses] = await Promise.all([
+    const [byAccount, , jobs, checks, witnesses] = await Promise.all([
       this.stats.countsByAccount(),
-      this.stats.latencyHistograms(),
-      this.stats.answers(),
+      this.attempts.refresh(),
       this.queue.jobCounts().catch((error: Error) => {
         this.logger.warn(`queue job counts left out of the scrape: ${error.message}`);
         return undefined;
@@ -168,9 +171,9 @@ export class MetricsService {
     this.queueUp.set(jobs ? 1 : 0);
     for (const [state, n] of Object.entries(jobs ?? {})) this.jobs.set({ queue: 'ai-log-upload', state }, n);
 
-    this.latency.set(histograms.map((h) => ({ labels: { outcome: h.outcome }, buckets: h.buckets, count: h.count, sum: h.sumMs / 1000 })));
+    this.latency.set(this.attempts.histograms().map((h) => ({ labels: { outcome: h.outcome }, buckets: h.buckets, count: h.count, sum: h.sumMs / 1000 })));
     let tooMany = 0;
-    for (const a of answers) {
+    for (const a of this.attempts.answers()) {
       this.answers.inc({ outcome: a.outcome, http_status: a.httpStatus, exchange_code: a.exchangeCode }, a.count);
       if (a.httpStatus === '429') tooMany += a.count;
     }

@@ -6,21 +6,25 @@ export type StatusCounts = Record<AiLogStatus, number>;
 /** Upper bounds of the upload latency histogram, in ms; Prometheus sees them in seconds. */
 export const LATENCY_BUCKETS_MS = [25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000] as const;
 
-export interface LatencyHistogram {
-  outcome: string;
-  /** Cumulative: attempts at or below each bound of LATENCY_BUCKETS_MS. */
-  buckets: number[];
-  count: number;
-  sumMs: number;
-}
-
-export interface AnswerCount {
+/** Upload attempts of one outcome, HTTP status and exchange code. */
+export interface AttemptGroup {
   outcome: string;
   /** `none` when no HTTP answer came (a timeout, a refused connection). */
   httpStatus: string;
   /** `none` when the answer carried no exchange code. */
   exchangeCode: string;
   count: number;
+  /** Their latencies' sum, in ms, as digits (a bigint). */
+  sumMs: string;
+  /** How many took at most each bound of LATENCY_BUCKETS_MS. */
+  buckets: number[];
+}
+
+/** What LogStatsRepository.attemptsSince found. */
+export interface AttemptsSince {
+  /** Each account's receipt head seq: what the attempts were counted up to. */
+  heads: Map<string, string>;
+  groups: AttemptGroup[];
 }
 
 /** A log as a point on a timeline: when, which order, which model, how its upload stands. */
@@ -57,15 +61,27 @@ export class LogStatsRepository {
     private readonly pool: WindowReadPool,
   ) {}
 
-  /** Logs by account and status. */
+  /**
+   * Logs by account and status, from what stays small as the history grows: the logs waiting (the due index), in
+   * flight and failed are counted; the uploaded ones are the rest of the account's logs, which its chain's head seq
+   * numbers (with any accepted before the chain). One statement, so one snapshot: a log that changes status meanwhile
+   * is counted once.
+   */
   async countsByAccount(): Promise<Map<string, StatusCounts>> {
-    const rows = await this.prisma.$queryRaw<Array<{ account_id: string; status: AiLogStatus; n: bigint }>>`
-      SELECT account_id, status::text AS status, count(*) AS n FROM ai_logs GROUP BY account_id, status`;
+    const rows = await this.prisma.$queryRaw<Array<{ account_id: string; total: bigint; counted: Partial<Record<AiLogStatus, number>> | null }>>`
+      SELECT a.id AS account_id,
+        coalesce((SELECT seq FROM audit_heads WHERE account_id = a.id), 0)
+          + (SELECT count(*) FROM ai_logs WHERE account_id = a.id AND seq IS NULL) AS total,
+        (SELECT json_object_agg(status, n) FROM (
+          SELECT status, count(*) AS n FROM ai_logs WHERE account_id = a.id AND status IN ('queued', 'retrying') GROUP BY status
+          UNION ALL
+          SELECT status, count(*) FROM ai_logs WHERE status IN ('uploading', 'failed') AND account_id = a.id GROUP BY status) c) AS counted
+      FROM accounts a`;
     const counts = new Map<string, StatusCounts>();
     for (const row of rows) {
-      const account = counts.get(row.account_id) ?? zeroCounts();
-      account[row.status] = Number(row.n);
-      counts.set(row.account_id, account);
+      const account = { ...zeroCounts(), ...row.counted };
+      account.uploaded = Number(row.total) - Object.values(account).reduce((sum, n) => sum + n, 0);
+      if (row.total > 0n) counts.set(row.account_id, account);
     }
     return counts;
   }
@@ -100,20 +116,31 @@ export class LogStatsRepository {
     );
   }
 
-  /** The latency histogram of every attempt recorded, by outcome, counted in one pass. */
-  async latencyHistograms(): Promise<LatencyHistogram[]> {
+  /**
+   * The upload attempts recorded since `after` (account → the receipt seq counted up to), by outcome, HTTP status and
+   * exchange code, and each account's receipt head, which the next call passes back: every attempt up to an account's
+   * head is committed (the head moves in the attempt's statement), so the attempts in (after, head] are exactly the
+   * new ones. An account not in `after` is counted from its first attempt, those recorded before the chain included.
+   */
+  async attemptsSince(after: ReadonlyMap<string, string>): Promise<AttemptsSince> {
     const buckets = Prisma.join(LATENCY_BUCKETS_MS.map((b) => Prisma.sql`count(*) FILTER (WHERE latency_ms <= ${b}::int)`));
-    const rows = await this.prisma.$queryRaw<Array<{ outcome: string; buckets: number[]; n: bigint; sum_ms: bigint }>>`
-      SELECT outcome, jsonb_build_array(${buckets}) AS buckets, count(*) AS n, coalesce(sum(latency_ms), 0)::bigint AS sum_ms
-      FROM upload_attempts GROUP BY outcome ORDER BY outcome`;
-    return rows.map((r) => ({ outcome: r.outcome, buckets: r.buckets.map(Number), count: Number(r.n), sumMs: Number(r.sum_ms) }));
-  }
-
-  /** Attempts by outcome, HTTP status and exchange code. */
-  async answers(): Promise<AnswerCount[]> {
-    const rows = await this.prisma.$queryRaw<Array<{ outcome: string; http_status: string; exchange_code: string; n: bigint }>>`
-      SELECT outcome, coalesce(http_status::text, 'none') AS http_status, coalesce(exchange_code, 'none') AS exchange_code, count(*) AS n
-      FROM upload_attempts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`;
-    return rows.map((r) => ({ outcome: r.outcome, httpStatus: r.http_status, exchangeCode: r.exchange_code, count: Number(r.n) }));
+    const [row] = await this.prisma.$queryRaw<Array<{ heads: Record<string, string> | null; groups: AttemptGroup[] | null }>>`
+      WITH heads AS (SELECT account_id, seq FROM audit_receipt_heads),
+      marks AS (SELECT * FROM unnest(${[...after.keys()]}::text[], ${[...after.values()]}::bigint[]) AS m(account_id, seq)),
+      new AS (
+        SELECT a.outcome, a.http_status, a.exchange_code, a.latency_ms FROM heads h LEFT JOIN marks m USING (account_id)
+        CROSS JOIN LATERAL (
+          SELECT outcome, http_status, exchange_code, latency_ms FROM upload_attempts a
+          WHERE a.account_id = h.account_id AND a.receipt_seq > coalesce(m.seq, 0) AND a.receipt_seq <= h.seq
+          UNION ALL
+          SELECT outcome, http_status, exchange_code, latency_ms FROM upload_attempts a
+          WHERE a.account_id = h.account_id AND a.receipt_seq IS NULL AND m.seq IS NULL) a
+      ),
+      groups AS (
+        SELECT outcome, coalesce(http_status::text, 'none') AS "httpStatus", coalesce(exchange_code, 'none') AS "exchangeCode",
+          count(*)::int AS count, coalesce(sum(latency_ms), 0)::bigint::text AS "sumMs", jsonb_build_array(${buckets}) AS buckets
+        FROM new GROUP BY 1, 2, 3)
+      SELECT (SELECT json_object_agg(account_id, seq::text) FROM heads) AS heads, (SELECT json_agg(groups) FROM groups) AS groups`;
+    return { heads: new Map(Object.entries(row.heads ?? {})), groups: row.groups ?? [] };
   }
 }

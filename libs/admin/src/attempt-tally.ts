@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { type AttemptGroup, LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
+
+/**
+ * Every upload attempt recorded, by outcome, HTTP status and exchange code, counted by this process as the receipt
+ * chains grow: each refresh reads the attempts since the last one (LogStatsRepository.attemptsSince), so that a scrape
+ * costs the attempts since the last scrape, not the history. The first refresh counts them all. A head found behind
+ * where this process counted to (a database restored from a backup) starts the count again.
+ */
+@Injectable()
+export class AttemptTally {
+  private counted = new Map<string, string>();
+  private readonly groups = new Map<string, AttemptGroup>();
+
+  constructor(private readonly stats: LogStatsRepository) {}
+
+  async refresh(): Promise<void> {
+    const { heads, groups } = await this.stats.attemptsSince(this.counted);
+    if ([...this.counted].some(([account, seq]) => BigInt(heads.get(account) ?? '0') < BigInt(seq))) {
+      this.counted = new Map();
+      this.groups.clear();
+      return this.refresh();
+    }
+    this.counted = heads;
+    for (const group of groups) {
+      const key = JSON.stringify([group.outcome, group.httpStatus, group.exchangeCode]);
+      const sum = this.groups.get(key);
+      this.groups.set(
+        key,
+        sum
+          ? {
+              ...sum,
+              count: sum.count + group.count,
+              sumMs: String(BigInt(sum.sumMs) + BigInt(group.sumMs)),
+              buckets: sum.buckets.map((n, i) => n + group.buckets[i]),
+            }
+          : group,
+      );
+    }
+  }
+
+  /** The attempts by outcome, HTTP status and exchange code. */
+  answers(): AttemptGroup[] {
+    return [...this.groups.values()];
+  }
+
+  /** The latency histogram by outcome: cumulative counts at each bound of LATENCY_BUCKETS_MS, the count and the sum in ms. */
+  histograms(): Array<{ outcome: string; buckets: number[]; count: number; sumMs: number }> {
+    const byOutcome = new Map<string, { outcome: string; buckets: number[]; count: number; sumMs: number }>();
+    for (const group of this.groups.values()) {
+      const sum = byOutcome.get(group.outcome) ?? { outcome: group.outcome, buckets: LATENCY_BUCKETS_MS.map(() => 0), count: 0, sumMs: 0 };
+      group.buckets.forEach((n, i) => (sum.buckets[i] += n));
+      sum.count += group.count;
+      sum.sumMs += Number(group.sumMs);
+      byOutcome.set(group.outcome, sum);
+    }
+    return [...byOutcome.values()].sort((a, b) => a.outcome.localeCompare(b.outcome));
+  }
+}
