@@ -67,7 +67,8 @@ export class LogStatsRepository {
    * numbers (with any accepted before the chain). One statement, so one snapshot: a log that changes status meanwhile
    * is counted once.
    */
-  async countsByAccount(): Promise<Map<string, StatusCounts>> {
+  async countsByAccount(accountId?: string): Promise<Map<string, StatusCounts>> {
+    const only = accountId === undefined ? Prisma.empty : Prisma.sql`WHERE a.id = ${accountId}`;
     const rows = await this.prisma.$queryRaw<Array<{ account_id: string; total: bigint; counted: Partial<Record<AiLogStatus, number>> | null }>>`
       SELECT a.id AS account_id,
         coalesce((SELECT seq FROM audit_heads WHERE account_id = a.id), 0)
@@ -76,7 +77,7 @@ export class LogStatsRepository {
           SELECT status, count(*) AS n FROM ai_logs WHERE account_id = a.id AND status IN ('queued', 'retrying') GROUP BY status
           UNION ALL
           SELECT status, count(*) FROM ai_logs WHERE status IN ('uploading', 'failed') AND account_id = a.id GROUP BY status) c) AS counted
-      FROM accounts a`;
+      FROM accounts a ${only}`;
     const counts = new Map<string, StatusCounts>();
     for (const row of rows) {
       const account = { ...zeroCounts(), ...row.counted };
@@ -86,12 +87,10 @@ export class LogStatsRepository {
     return counts;
   }
 
+  /** Logs by status, of one account or of all (countsByAccount's counts, added up). */
   async counts(accountId?: string): Promise<StatusCounts> {
-    const where = accountId === undefined ? Prisma.empty : Prisma.sql`WHERE account_id = ${accountId}`;
-    const rows = await this.prisma.$queryRaw<Array<{ status: AiLogStatus; n: bigint }>>`
-      SELECT status::text AS status, count(*) AS n FROM ai_logs ${where} GROUP BY status`;
     const counts = zeroCounts();
-    for (const row of rows) counts[row.status] = Number(row.n);
+    for (const account of (await this.countsByAccount(accountId)).values()) for (const status of Object.values(AiLogStatus)) counts[status] += account[status];
     return counts;
   }
 
