@@ -11,15 +11,21 @@ import { type AttemptGroup, LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs
 export class AttemptTally {
   private counted = new Map<string, string>();
   private readonly groups = new Map<string, AttemptGroup>();
+  private pending?: Promise<void>;
 
   constructor(private readonly stats: LogStatsRepository) {}
 
-  async refresh(): Promise<void> {
+  /** Callers while a refresh runs share it: two from the same marks would each add the attempts since them. */
+  refresh(): Promise<void> {
+    return (this.pending ??= this.countNew().finally(() => (this.pending = undefined)));
+  }
+
+  private async countNew(): Promise<void> {
     const { heads, groups } = await this.stats.attemptsSince(this.counted);
     if ([...this.counted].some(([account, seq]) => BigInt(heads.get(account) ?? '0') < BigInt(seq))) {
       this.counted = new Map();
       this.groups.clear();
-      return this.refresh();
+      return this.countNew();
     }
     this.counted = heads;
     for (const group of groups) {

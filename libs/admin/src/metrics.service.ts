@@ -142,15 +142,15 @@ export class MetricsService {
   }
 
   private async collect(): Promise<void> {
-    const [byAccount, , jobs, checks, witnesses] = await Promise.all([
+    const [byAccount, jobs, checks, witnesses] = await Promise.all([
       this.stats.countsByAccount(),
-      this.attempts.refresh(),
       this.queue.jobCounts().catch((error: Error) => {
         this.logger.warn(`queue job counts left out of the scrape: ${error.message}`);
         return undefined;
       }),
       this.checks.all(),
       this.witnesses.all(),
+      this.attempts.refresh(),
     ]);
     this.registry.resetMetrics();
 

@@ -80,17 +80,29 @@ export class LogStatsRepository {
       FROM accounts a ${only}`;
     const counts = new Map<string, StatusCounts>();
     for (const row of rows) {
-      const account = { ...zeroCounts(), ...row.counted };
+      let account = { ...zeroCounts(), ...row.counted };
       account.uploaded = Number(row.total) - Object.values(account).reduce((sum, n) => sum + n, 0);
-      if (row.total > 0n) counts.set(row.account_id, account);
+      // A head behind the logs (a damaged or partly restored database, which the audit check reports): counted row by row.
+      if (account.uploaded < 0) account = await this.countedByStatus(row.account_id);
+      if (row.total > 0n || row.counted) counts.set(row.account_id, account);
     }
+    return counts;
+  }
+
+  private async countedByStatus(accountId: string): Promise<StatusCounts> {
+    const rows = await this.prisma.$queryRaw<Array<{ status: AiLogStatus; n: bigint }>>`
+      SELECT status::text AS status, count(*) AS n FROM ai_logs WHERE account_id = ${accountId} GROUP BY status`;
+    const counts = zeroCounts();
+    for (const row of rows) counts[row.status] = Number(row.n);
     return counts;
   }
 
   /** Logs by status, of one account or of all (countsByAccount's counts, added up). */
   async counts(accountId?: string): Promise<StatusCounts> {
     const counts = zeroCounts();
-    for (const account of (await this.countsByAccount(accountId)).values()) for (const status of Object.values(AiLogStatus)) counts[status] += account[status];
+    for (const account of (await this.countsByAccount(accountId)).values()) {
+      for (const status of Object.values(AiLogStatus)) counts[status] += account[status];
+    }
     return counts;
   }
 
@@ -124,7 +136,7 @@ export class LogStatsRepository {
   async attemptsSince(after: ReadonlyMap<string, string>): Promise<AttemptsSince> {
     const buckets = Prisma.join(LATENCY_BUCKETS_MS.map((b) => Prisma.sql`count(*) FILTER (WHERE latency_ms <= ${b}::int)`));
     const [row] = await this.prisma.$queryRaw<Array<{ heads: Record<string, string> | null; groups: AttemptGroup[] | null }>>`
-      WITH heads AS (SELECT account_id, seq FROM audit_receipt_heads),
+      WITH heads AS (SELECT a.id AS account_id, coalesce(h.seq, 0) AS seq FROM accounts a LEFT JOIN audit_receipt_heads h ON h.account_id = a.id),
       marks AS (SELECT * FROM unnest(${[...after.keys()]}::text[], ${[...after.values()]}::bigint[]) AS m(account_id, seq)),
       new AS (
         SELECT a.outcome, a.http_status, a.exchange_code, a.latency_ms FROM heads h LEFT JOIN marks m USING (account_id)
