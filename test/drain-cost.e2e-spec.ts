@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gatewaySuite } from './support/gateway-suite.js';
+import { postLogs } from './support/post-logs.js';
 import { REDIS_URL } from './support/services.js';
 import { waitFor } from './support/wait-for.js';
 import { WorkerProcess } from './support/worker-process.js';
@@ -22,20 +23,7 @@ describe('draining after a long history', () => {
 
   const admin = async (path: string, method = 'GET'): Promise<any> =>
     (await fetch(`${suite.harness.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}` } })).json();
-  const post = async (n: number, stage: string) => {
-    for (let from = 0; from < n; from += 500) {
-      const logs = Array.from(
-        { length: Math.min(500, n - from) },
-        (_, i) => `{"stage":"${stage}","model":"m","input":{"n":${from + i}},"output":{},"explanation":"e"}`,
-      );
-      const res = await fetch(`${suite.harness.apiUrl}/v1/ai-logs/batch`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: `{"logs":[${logs.join(',')}]}`,
-      });
-      expect(res.status).toBe(207);
-    }
-  };
+  const post = (n: number, stage: string) => postLogs(suite.harness.apiUrl, KEY, n, stage);
   /** Each row's version: an UPDATE gives the row a new xmin. */
   const rowVersions = async () => new Map((await suite.db.query('SELECT id::text, xmin::text FROM ai_logs')).rows.map((r) => [r.id, r.xmin]));
   /** Buffers of the due index read so far, as PostgreSQL counts them for the whole database. */

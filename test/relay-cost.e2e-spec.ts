@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { gatewaySuite } from './support/gateway-suite.js';
+import { postLogs } from './support/post-logs.js';
 import { REDIS_URL } from './support/services.js';
 import { waitFor } from './support/wait-for.js';
 import { WorkerProcess } from './support/worker-process.js';
@@ -22,20 +23,7 @@ describe('the relay after a long history', () => {
   const prefix = `relay-cost-${randomBytes(4).toString('hex')}`;
   const suite = gatewaySuite({ AGENT_API_KEY: KEY, ADMIN_TOKEN: ADMIN, QUEUE_PREFIX: prefix, AGENT_RATE_LIMIT_PER_MIN: '1000000' }, { worker: false });
 
-  const post = async (n: number, stage: string) => {
-    for (let from = 0; from < n; from += 500) {
-      const logs = Array.from(
-        { length: Math.min(500, n - from) },
-        (_, i) => `{"stage":"${stage}","model":"m","input":{"n":${from + i}},"output":{},"explanation":"e"}`,
-      );
-      const res = await fetch(`${suite.harness.apiUrl}/v1/ai-logs/batch`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: `{"logs":[${logs.join(',')}]}`,
-      });
-      expect(res.status).toBe(207);
-    }
-  };
+  const post = (n: number, stage: string) => postLogs(suite.harness.apiUrl, KEY, n, stage);
   /**
    * Buffers read so far of ai_logs' indexes by time and by due order, which a walk to the first due log goes through
    * (the plan PostgreSQL picks says which), as PostgreSQL counts them for the whole database. The audit check, which
