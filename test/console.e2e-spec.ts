@@ -187,11 +187,12 @@ describe('the console (/console, headless Chromium)', () => {
   itInBrowser('shows team B its own account only: every view, and every call the page made answered for B', async () => {
     await checkpoint(keys.B);
     const calls: Promise<{ path: string; status: number; body: string; accountHeader?: string }>[] = [];
+    let collecting = true; // the page keeps polling: a body read after the last view would outlive the page
     const { page, close, problems, unexpected } = await open(keys.B, undefined, (p) =>
       p.on('response', (r) => {
         const path = new URL(r.url()).pathname;
         const accountHeader = r.request().headers()['x-account-id'];
-        if (path.startsWith('/v1/')) calls.push(r.text().then((body) => ({ path, status: r.status(), body, accountHeader })));
+        if (collecting && path.startsWith('/v1/')) calls.push(r.text().then((body) => ({ path, status: r.status(), body, accountHeader })));
       }),
     );
     await page.locator(`[data-log-id="${logs.B}"]`).waitFor();
@@ -207,6 +208,7 @@ describe('the console (/console, headless Chromium)', () => {
       await page.locator(shown).first().waitFor();
     }
     expect(await page.locator('.refusal').textContent()).toContain(`no AI log ${logs.A} for this account`);
+    collecting = false;
     const answers = await Promise.all(calls);
     expect(answers.length).toBeGreaterThan(8);
     for (const { path, status, body, accountHeader } of answers) {
