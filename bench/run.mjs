@@ -30,6 +30,7 @@ const SCENARIOS = {
   otlp: './scenarios/otlp.mjs',
   'otlp-decisions': './scenarios/otlp-decisions.mjs',
   'otlp-decode': './scenarios/otlp-decode.mjs',
+  'budget-script': './scenarios/budget-script.mjs',
 };
 const REPORT = new URL('../docs/benchmarks.md', import.meta.url);
 

@@ -6,7 +6,9 @@
  * IP weight by bucket alone, is written (and trimmed) for the version before, which reads it, during a rolling deploy. */
 export const BUDGET_LUA = `
 local r = cjson.decode(ARGV[1])
-local function int(v) local n = tonumber(v); if n and n == math.floor(n) and math.abs(n) < math.huge then return n end end
+local tonumber, find, sub = tonumber, string.find, string.sub
+-- n % 1 == 0 is n == math.floor(n) and |n| < math.huge in one step: an infinity's or NaN's % 1 is NaN.
+local function int(v) local n = tonumber(v); if n and n % 1 == 0 then return n end end
 local function field(n) return string.format('%d', n) end
 local function lessBy(key, f, n) local held = int(redis.call('hget', key, f)); if n > 0 and held then redis.call('hset', key, f, math.max(0, held - n)) end end
 if r.kind == 'pause' then
@@ -21,28 +23,37 @@ end
 local pause = math.max(redis.call('pttl', KEYS[1]), redis.call('pttl', KEYS[2]), 0)
 if pause > 0 then return cjson.encode({wait = pause}) end
 -- A hash's weight in window w's span (later buckets too: a clock behind counts them), in all and by owner (before '|',
--- or ''), its buckets, and the owners waiting (a mark, 0, not before now); fields none of ours are dropped.
+-- or ''), its buckets, and the owners waiting (a mark, 0, not before now); fields none of ours are dropped. This loop,
+-- over hundreds of fields in a drain, is most of a take's cost: buckets and weights recur (across hashes, accounts and
+-- fields), so each string is parsed once per call.
+local ints = {}
 local function read(key, w, owned)
-  local first, kv, old, held = w.bucket - w.buckets + 1, redis.call('hgetall', key), {}, {total = 0, sums = {}, list = {}, waits = {}}
+  local first, kv, old, sums, waits = w.bucket - w.buckets + 1, redis.call('hgetall', key), {}, {}, {}
+  local oldest, last, total, n, bs, vs = first - w.buckets, w.bucket, 0, 0, {}, {}
   for j = 1, #kv, 2 do
-    local sep = owned and string.find(kv[j], '|', 1, true)
-    local b, v = int(sep and string.sub(kv[j], sep + 1) or kv[j]), int(kv[j + 1])
-    if not (b and v) or (owned and not sep) or b < first - w.buckets then old[#old + 1] = kv[j]
+    local f, v = kv[j], ints[kv[j + 1]]
+    if v == nil then v = int(kv[j + 1]) or false; ints[kv[j + 1]] = v end
+    local sep, b = owned and find(f, '|', 1, true)
+    if sep then b = sub(f, sep + 1) elseif not owned then b = f end
+    if b then local i = ints[b]; if i == nil then i = int(b) or false; ints[b] = i end; b = i end
+    if not (b and v) or b < oldest then old[#old + 1] = f
     elseif b >= first then
-      local owner = sep and string.sub(kv[j], 1, sep - 1) or ''
-      held.total = held.total + v; held.sums[owner] = (held.sums[owner] or 0) + v; held.list[#held.list + 1] = {b, v}
-      if b >= w.bucket and v == 0 then held.waits[owner] = true end
+      local owner = sep and sub(f, 1, sep - 1) or ''
+      total = total + v; sums[owner] = (sums[owner] or 0) + v; n = n + 1; bs[n] = b; vs[n] = v
+      if v == 0 and b >= last then waits[owner] = true end
     end
   end
   for i = 1, #old, 1000 do redis.call('hdel', key, unpack(old, i, math.min(i + 999, #old))) end
-  return held
+  return {total = total, sums = sums, waits = waits, n = n, bs = bs, vs = vs}
 end
 -- Until enough of the oldest buckets (sorted only then) have left the span for the points to fit (SlidingSpan.waitFor).
 local function waitFor(w, held, points, room)
   local excess = held.total + points - room
   if points == 0 or excess <= 0 then return 0 end
-  table.sort(held.list, function(x, y) return x[1] < y[1] end)
-  for _, e in ipairs(held.list) do
+  local list = {}
+  for i = 1, held.n do list[i] = {held.bs[i], held.vs[i]} end
+  table.sort(list, function(x, y) return x[1] < y[1] end)
+  for _, e in ipairs(list) do
     excess = excess - e[2]
     if excess <= 0 then return (e[1] + w.buckets) * w.bucketMs - r.now end
   end
