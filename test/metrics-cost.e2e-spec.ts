@@ -35,15 +35,15 @@ describe('a metrics scrape after a long history', () => {
     await attempts(1, HISTORY.logs);
   }, 120_000);
 
-  /** An uploaded attempt for each log with seq in [from, to], as links from..to of the receipt chain. */
-  async function attempts(from: number, to: number): Promise<void> {
+  /** An attempt for each log with seq in [from, to], as links from..to of the receipt chain (`tag` changes their hashes). */
+  async function attempts(from: number, to: number, outcome = 'uploaded', tag = ''): Promise<void> {
     await db.query(
       `INSERT INTO upload_attempts (log_id, target, url, started_at, finished_at, latency_ms, outcome, http_status, exchange_code,
                                     account_id, receipt_seq, prev_hash, hash, log_status)
-       SELECT id, 'exchange', 'https://example.invalid', received_at, received_at, 80 + seq % 100, 'uploaded', 200, '00000',
-              account_id, seq, prev_hash, hash, 'uploaded'
+       SELECT id, 'exchange', 'https://example.invalid', received_at, received_at, 80 + seq % 100, $3, 200, '00000',
+              account_id, seq, prev_hash, hash || $4, 'uploaded'
        FROM ai_logs WHERE account_id = 'default' AND seq BETWEEN $1 AND $2`,
-      [from, to],
+      [from, to, outcome, tag],
     );
     await db.query(`INSERT INTO audit_receipt_heads (account_id, seq, hash) VALUES ('default', $1, 'h') ON CONFLICT (account_id) DO UPDATE SET seq = $1`, [to]);
   }
@@ -119,6 +119,13 @@ describe('a metrics scrape after a long history', () => {
     await db.query(`DELETE FROM upload_attempts WHERE receipt_seq > $1`, [HISTORY.logs]);
     await db.query(`UPDATE audit_receipt_heads SET seq = $1 WHERE account_id = 'default'`, [HISTORY.logs]);
     expect(count(await scrape())).toBe(HISTORY.logs);
+    // Restored from an older backup and written past the count since: the receipt at the mark is another one.
+    const kept = HISTORY.logs - 100;
+    await db.query(`DELETE FROM upload_attempts WHERE receipt_seq > $1`, [kept]);
+    await attempts(kept + 1, HISTORY.logs + 200, 'permanent', '-restored');
+    const restored = await scrape();
+    expect(count(restored)).toBe(kept);
+    expect(sample(restored, 'gateway_upload_latency_seconds_count', 'outcome="permanent"')).toBe(300);
     await api.stop();
   }, 120_000);
 });

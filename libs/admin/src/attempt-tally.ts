@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { type AttemptGroup, LATENCY_BUCKETS_MS, LogStatsRepository } from '#libs/ai-log';
+import { type AttemptGroup, LATENCY_BUCKETS_MS, LogStatsRepository, type TallyMark } from '#libs/ai-log';
 
 /**
  * Every upload attempt recorded, by outcome, HTTP status and exchange code, counted by this process as the receipt
  * chains grow: each refresh reads the attempts since the last one (LogStatsRepository.attemptsSince), so that a scrape
- * costs the attempts since the last scrape, not the history. The first refresh counts them all. A head found behind
- * where this process counted to (a database restored from a backup) starts the count again.
+ * costs the attempts since the last scrape, not the history. The first refresh counts them all, `STEP` per account and
+ * statement. A chain that is not the one counted (its head behind the mark, or another receipt at the mark: a
+ * database restored from a backup) starts the count again.
  */
 @Injectable()
 export class AttemptTally {
-  private counted = new Map<string, string>();
+  /** Attempts per account and statement: about 20 ms of PostgreSQL, far inside any statement timeout. */
+  static readonly STEP = 20_000;
+  private counted = new Map<string, TallyMark>();
   private readonly groups = new Map<string, AttemptGroup>();
   private pending?: Promise<void>;
 
@@ -21,28 +24,33 @@ export class AttemptTally {
   }
 
   private async countNew(): Promise<void> {
-    const { heads, groups } = await this.stats.attemptsSince(this.counted);
-    if ([...this.counted].some(([account, seq]) => BigInt(heads.get(account) ?? '0') < BigInt(seq))) {
-      this.counted = new Map();
-      this.groups.clear();
-      return this.countNew();
+    for (;;) {
+      const { marks, groups, rewound, more } = await this.stats.attemptsSince(this.counted, AttemptTally.STEP);
+      if (rewound) {
+        this.counted = new Map();
+        this.groups.clear();
+        continue;
+      }
+      this.counted = marks;
+      for (const group of groups) this.add(group);
+      if (!more) return;
     }
-    this.counted = heads;
-    for (const group of groups) {
-      const key = JSON.stringify([group.outcome, group.httpStatus, group.exchangeCode]);
-      const sum = this.groups.get(key);
-      this.groups.set(
-        key,
-        sum
-          ? {
-              ...sum,
-              count: sum.count + group.count,
-              sumMs: String(BigInt(sum.sumMs) + BigInt(group.sumMs)),
-              buckets: sum.buckets.map((n, i) => n + group.buckets[i]),
-            }
-          : group,
-      );
-    }
+  }
+
+  private add(group: AttemptGroup): void {
+    const key = JSON.stringify([group.outcome, group.httpStatus, group.exchangeCode]);
+    const sum = this.groups.get(key);
+    this.groups.set(
+      key,
+      sum
+        ? {
+            ...sum,
+            count: sum.count + group.count,
+            sumMs: String(BigInt(sum.sumMs) + BigInt(group.sumMs)),
+            buckets: sum.buckets.map((n, i) => n + group.buckets[i]),
+          }
+        : group,
+    );
   }
 
   /** The attempts by outcome, HTTP status and exchange code. */

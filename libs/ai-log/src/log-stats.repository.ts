@@ -20,11 +20,24 @@ export interface AttemptGroup {
   buckets: number[];
 }
 
+/** Where an account's attempts were counted to: a receipt seq, and that receipt's hash ('' before the first). */
+export interface TallyMark {
+  seq: string;
+  hash: string;
+}
+
 /** What LogStatsRepository.attemptsSince found. */
 export interface AttemptsSince {
-  /** Each account's receipt head seq: what the attempts were counted up to. */
-  heads: Map<string, string>;
+  /** Each account's mark after these attempts, which the next call passes back. */
+  marks: Map<string, TallyMark>;
   groups: AttemptGroup[];
+  /**
+   * Some account's chain is not the one counted: its head is behind a mark, or the receipt at a mark has another hash
+   * (a database restored from a backup, and written past the old mark since). Count again from the start.
+   */
+  rewound: boolean;
+  /** Some account has attempts past its new mark: each call counts at most `step` per account. */
+  more: boolean;
 }
 
 /** A log as a point on a timeline: when, which order, which model, how its upload stands. */
@@ -128,30 +141,50 @@ export class LogStatsRepository {
   }
 
   /**
-   * The upload attempts recorded since `after` (account → the receipt seq counted up to), by outcome, HTTP status and
-   * exchange code, and each account's receipt head, which the next call passes back: every attempt up to an account's
-   * head is committed (the head moves in the attempt's statement), so the attempts in (after, head] are exactly the
-   * new ones. An account not in `after` is counted from its first attempt, those recorded before the chain included.
+   * The upload attempts recorded since `after` (account → its mark), by outcome, HTTP status and exchange code, up to
+   * `step` past each mark or the account's receipt head, and the new marks, which the next call passes back: every
+   * attempt up to an account's head is committed (the head moves in the attempt's statement), so the attempts in
+   * (mark, new mark] are exactly the new ones. An account not in `after` is counted from its first attempt, those
+   * recorded before the chain included. The step bounds a statement whatever the history (a replica's first count).
    */
-  async attemptsSince(after: ReadonlyMap<string, string>): Promise<AttemptsSince> {
+  async attemptsSince(after: ReadonlyMap<string, TallyMark>, step: number): Promise<AttemptsSince> {
     const buckets = Prisma.join(LATENCY_BUCKETS_MS.map((b) => Prisma.sql`count(*) FILTER (WHERE latency_ms <= ${b}::int)`));
-    const [row] = await this.prisma.$queryRaw<Array<{ heads: Record<string, string> | null; groups: AttemptGroup[] | null }>>`
-      WITH heads AS (SELECT a.id AS account_id, coalesce(h.seq, 0) AS seq FROM accounts a LEFT JOIN audit_receipt_heads h ON h.account_id = a.id),
-      marks AS (SELECT * FROM unnest(${[...after.keys()]}::text[], ${[...after.values()]}::bigint[]) AS m(account_id, seq)),
+    const marks = [...after.entries()];
+    const [row] = await this.prisma.$queryRaw<
+      Array<{ marks: Record<string, [string, string]> | null; groups: AttemptGroup[] | null; rewound: boolean | null; more: boolean | null }>
+    >`
+      WITH marks AS (
+        SELECT * FROM unnest(${marks.map(([a]) => a)}::text[], ${marks.map(([, m]) => m.seq)}::bigint[], ${marks.map(([, m]) => m.hash)}::text[])
+          AS m(account_id, seq, hash)),
+      spans AS (
+        SELECT a.id AS account_id, coalesce(h.seq, 0) AS head, m.seq AS mark, least(coalesce(h.seq, 0), coalesce(m.seq, 0) + ${step}::bigint) AS upto
+        FROM accounts a LEFT JOIN audit_receipt_heads h ON h.account_id = a.id LEFT JOIN marks m ON m.account_id = a.id),
       new AS (
-        SELECT a.outcome, a.http_status, a.exchange_code, a.latency_ms FROM heads h LEFT JOIN marks m USING (account_id)
+        SELECT a.outcome, a.http_status, a.exchange_code, a.latency_ms FROM spans s
         CROSS JOIN LATERAL (
           SELECT outcome, http_status, exchange_code, latency_ms FROM upload_attempts a
-          WHERE a.account_id = h.account_id AND a.receipt_seq > coalesce(m.seq, 0) AND a.receipt_seq <= h.seq
+          WHERE a.account_id = s.account_id AND a.receipt_seq > coalesce(s.mark, 0) AND a.receipt_seq <= s.upto
           UNION ALL
           SELECT outcome, http_status, exchange_code, latency_ms FROM upload_attempts a
-          WHERE a.account_id = h.account_id AND a.receipt_seq IS NULL AND m.seq IS NULL) a
+          WHERE a.account_id = s.account_id AND a.receipt_seq IS NULL AND s.mark IS NULL) a
       ),
       groups AS (
         SELECT outcome, coalesce(http_status::text, 'none') AS "httpStatus", coalesce(exchange_code, 'none') AS "exchangeCode",
           count(*)::int AS count, coalesce(sum(latency_ms), 0)::bigint::text AS "sumMs", jsonb_build_array(${buckets}) AS buckets
         FROM new GROUP BY 1, 2, 3)
-      SELECT (SELECT json_object_agg(account_id, seq::text) FROM heads) AS heads, (SELECT json_agg(groups) FROM groups) AS groups`;
-    return { heads: new Map(Object.entries(row.heads ?? {})), groups: row.groups ?? [] };
+      SELECT
+        (SELECT json_object_agg(account_id, json_build_array(upto::text,
+           coalesce((SELECT hash FROM upload_attempts WHERE account_id = s.account_id AND receipt_seq = s.upto), ''))) FROM spans s) AS marks,
+        (SELECT json_agg(groups) FROM groups) AS groups,
+        (SELECT bool_or(s.account_id IS NULL OR m.seq > s.head
+           OR (m.seq > 0 AND (SELECT hash FROM upload_attempts WHERE account_id = m.account_id AND receipt_seq = m.seq) IS DISTINCT FROM m.hash))
+         FROM marks m LEFT JOIN spans s USING (account_id)) AS rewound,
+        (SELECT bool_or(upto < head) FROM spans) AS more`;
+    return {
+      marks: new Map(Object.entries(row.marks ?? {}).map(([account, [seq, hash]]) => [account, { seq, hash }])),
+      groups: row.groups ?? [],
+      rewound: row.rewound ?? false,
+      more: row.more ?? false,
+    };
   }
 }
