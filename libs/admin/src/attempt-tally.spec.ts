@@ -36,7 +36,7 @@ function repository(chain: () => string[]) {
           resolve({
             marks: new Map([['a', { seq: String(upto), hash: hashes[upto - 1] ?? '' }]]),
             groups: outcomes(hashes.slice(from, upto)),
-            rewound: mark !== undefined && (from > hashes.length || (from > 0 && hashes[from - 1] !== mark.hash)),
+            rewound: mark !== undefined && (from > hashes.length || (from > 0 && (hashes[from - 1] ?? '') !== mark.hash)),
             more: upto < hashes.length,
           });
         });
@@ -107,5 +107,16 @@ describe('AttemptTally', () => {
     chain = [...hashes(6), ...hashes(15, 'failed').slice(6)];
     await settle(tally.refresh());
     expect(tally.answers()).toEqual([group(6), group(9, 'failed')]);
+  });
+
+  it('fails a refresh, rather than loop, when the chains change under it twice', async () => {
+    let calls = 0;
+    const stats = {
+      attemptsSince: async () => ({ marks: new Map([['a', { seq: String(++calls), hash: 'x' }]]), groups: [group(1)], rewound: calls > 1, more: true }),
+    } as unknown as LogStatsRepository;
+    const tally = new AttemptTally(stats);
+    await expect(tally.refresh()).rejects.toThrow('the receipt chains changed while their attempts were counted');
+    expect(calls).toBe(3);
+    expect(tally.answers()).toEqual([]);
   });
 });

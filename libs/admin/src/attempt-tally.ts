@@ -24,11 +24,13 @@ export class AttemptTally {
   }
 
   private async countNew(): Promise<void> {
-    for (;;) {
+    for (let restarts = 0; ;) {
       const { marks, groups, rewound, more } = await this.stats.attemptsSince(this.counted, AttemptTally.STEP);
       if (rewound) {
         this.counted = new Map();
         this.groups.clear();
+        // Twice in one refresh: the chains changed under the count. The scrape fails; the next one starts afresh.
+        if (++restarts > 1) throw new Error('the receipt chains changed while their attempts were counted');
         continue;
       }
       this.counted = marks;

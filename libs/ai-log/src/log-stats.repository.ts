@@ -145,7 +145,8 @@ export class LogStatsRepository {
    * `step` past each mark or the account's receipt head, and the new marks, which the next call passes back: every
    * attempt up to an account's head is committed (the head moves in the attempt's statement), so the attempts in
    * (mark, new mark] are exactly the new ones. An account not in `after` is counted from its first attempt, those
-   * recorded before the chain included. The step bounds a statement whatever the history (a replica's first count).
+   * recorded before the chain included (all of those in its first call). A receipt missing at a mark (a damaged chain,
+   * which the audit check reports) is marked '', as it was when counted, so that it does not read as a restore.
    */
   async attemptsSince(after: ReadonlyMap<string, TallyMark>, step: number): Promise<AttemptsSince> {
     const buckets = Prisma.join(LATENCY_BUCKETS_MS.map((b) => Prisma.sql`count(*) FILTER (WHERE latency_ms <= ${b}::int)`));
@@ -177,7 +178,7 @@ export class LogStatsRepository {
            coalesce((SELECT hash FROM upload_attempts WHERE account_id = s.account_id AND receipt_seq = s.upto), ''))) FROM spans s) AS marks,
         (SELECT json_agg(groups) FROM groups) AS groups,
         (SELECT bool_or(s.account_id IS NULL OR m.seq > s.head
-           OR (m.seq > 0 AND (SELECT hash FROM upload_attempts WHERE account_id = m.account_id AND receipt_seq = m.seq) IS DISTINCT FROM m.hash))
+           OR (m.seq > 0 AND coalesce((SELECT hash FROM upload_attempts WHERE account_id = m.account_id AND receipt_seq = m.seq), '') <> m.hash))
          FROM marks m LEFT JOIN spans s USING (account_id)) AS rewound,
         (SELECT bool_or(upto < head) FROM spans) AS more`;
     return {
