@@ -192,7 +192,10 @@ describe('the console (/console, headless Chromium)', () => {
       p.on('response', (r) => {
         const path = new URL(r.url()).pathname;
         const accountHeader = r.request().headers()['x-account-id'];
-        if (collecting && path.startsWith('/v1/')) calls.push(r.text().then((body) => ({ path, status: r.status(), body, accountHeader })));
+        if (!collecting || !path.startsWith('/v1/')) return;
+        const call = r.text().then((body) => ({ path, status: r.status(), body, accountHeader }));
+        call.catch(() => undefined); // awaited below; if the test fails first, its page closes under the read
+        calls.push(call);
       }),
     );
     await page.locator(`[data-log-id="${logs.B}"]`).waitFor();

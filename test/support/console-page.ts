@@ -22,7 +22,7 @@ export async function watch(page: Page) {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('dialog', (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
+    dialog.dismiss().catch(() => undefined); // the page may close first
   });
   page.on('response', (r) => r.status() >= 400 && refused.push(`${r.status()} ${new URL(r.url()).pathname}`));
   await page.addInitScript({
