@@ -1,11 +1,10 @@
 // Shared by the weight budget's script timing (scenario budget-script, compare.mjs) and its differential test
 // (diff.mjs): a private redis-server, the script's text, and takes as a steady drain makes them.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { Cleanup } from '../support/gateway.mjs';
+import { startPrivateRedis } from '../support/private-redis.mjs';
 
 /** The Lua text of BUDGET_LUA in a budget.lua.ts (or its compiled .js) file: `git show REV:path > old.lua.ts` gives a build to compare. */
 export function luaOf(file) {
@@ -15,45 +14,17 @@ export function luaOf(file) {
   return m[1];
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-
 /** A redis-server of our own (no persistence): its stats are ours alone. Call stop() when done. */
 export async function privateRedis() {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const exited = once(child, 'exit');
-  let redis;
-  for (let i = 0; ; i++) {
-    redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    redis.on('error', () => {});
-    try {
-      await redis.connect();
-      await redis.ping();
-      break;
-    } catch (e) {
-      redis.disconnect();
-      if (i > 100) {
-        child.kill('SIGKILL');
-        throw e;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const cleanup = new Cleanup();
+  const server = await startPrivateRedis(cleanup);
+  const redis = new Redis(server.url, { maxRetriesPerRequest: 0 });
   return {
     redis,
-    port,
-    pid: child.pid,
+    pid: server.pid,
     stop: async () => {
       redis.disconnect();
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
+      await cleanup.run();
     },
   };
 }

@@ -30,5 +30,5 @@ export async function startPrivateRedis(cleanup) {
       client.disconnect();
     }
   });
-  return { url, pause: () => child.kill('SIGSTOP'), resume: () => child.kill('SIGCONT') };
+  return { url, pid: child.pid, pause: () => child.kill('SIGSTOP'), resume: () => child.kill('SIGCONT') };
 }
